@@ -1,0 +1,44 @@
+package dev.ledger.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
+import java.time.Instant;
+
+/**
+ * One recorded event of a ledger's journal. Events are immutable history: the journal holds
+ * sequences 1, 2, 3, ... without gap or repeat, each stamped with the revision of the commit
+ * that recorded it.
+ *
+ * @param id deterministic id: SHA-256 hex of {@code rootId + ":" + sequence}
+ * @param rootId the ledger's root id
+ * @param sequence position in the journal, from 1
+ * @param revision the ledger revision committed together with this event
+ * @param type the caller's event type
+ * @param occurredAt the commit time, by the store's clock
+ * @param payload the caller's JSON payload (a private copy: mutating it changes nothing)
+ * @param commandId the public command id ({@code cmd_} + SHA-256 hex of the caller's id),
+ *     or null; the caller's raw id is never stored
+ * @param operationId the caller's operation id, or null
+ */
+public record Event(
+    String id,
+    String rootId,
+    long sequence,
+    long revision,
+    String type,
+    Instant occurredAt,
+    JsonNode payload,
+    String commandId,
+    String operationId) {
+
+  /** Checks required fields. */
+  public Event {
+    Preconditions.checkNotNull(id, "id");
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkArgument(sequence > 0, "sequence must be positive: %s", sequence);
+    Preconditions.checkArgument(revision > 0, "revision must be positive: %s", revision);
+    Preconditions.checkNotNull(type, "type");
+    Preconditions.checkNotNull(occurredAt, "occurredAt");
+    Preconditions.checkNotNull(payload, "payload");
+  }
+}

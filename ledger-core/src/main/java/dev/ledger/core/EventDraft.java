@@ -1,0 +1,56 @@
+package dev.ledger.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.json.LedgerJson;
+
+/**
+ * An event to record with a commit. The store assigns its sequence, id, revision and time.
+ *
+ * <p>A draft may carry a <em>command id</em>: the caller's id for the command this commit
+ * performs. All drafts of one commit that carry a command id must carry the same one. A
+ * commit whose command id the ledger already recorded writes nothing and returns the
+ * original result (or throws {@link CommandConflictException} if its content differs).
+ *
+ * @param type the event type, 1 to 200 characters
+ * @param payload the JSON payload (copied on construction)
+ * @param commandId the caller's command id, or null
+ * @param operationId the caller's operation id (a background operation it concerns), or null
+ */
+public record EventDraft(String type, JsonNode payload, String commandId, String operationId) {
+  /** Maximum length of an event type, command id or operation id. */
+  public static final int MAX_NAME_LENGTH = 200;
+
+  /** Validates the fields and takes a private copy of the payload. */
+  public EventDraft {
+    checkName("event type", type, false);
+    Preconditions.checkNotNull(payload, "payload");
+    payload = payload.deepCopy();
+    checkName("command id", commandId, true);
+    checkName("operation id", operationId, true);
+  }
+
+  /** A draft with a payload mapped from any Jackson-serializable value. */
+  public static EventDraft of(String type, Object payload) {
+    return new EventDraft(type, LedgerJson.tree(payload), null, null);
+  }
+
+  /** This draft, carrying the caller's command id. */
+  public EventDraft withCommandId(String id) {
+    return new EventDraft(type, payload, id, operationId);
+  }
+
+  /** This draft, concerning the given operation. */
+  public EventDraft withOperationId(String id) {
+    return new EventDraft(type, payload, commandId, id);
+  }
+
+  private static void checkName(String what, String value, boolean nullable) {
+    if (value == null) {
+      Preconditions.checkArgument(nullable, "%s must not be null", what);
+      return;
+    }
+    Preconditions.checkArgument(!value.isEmpty() && value.length() <= MAX_NAME_LENGTH,
+        "%s must have 1 to %s characters, got %s", what, MAX_NAME_LENGTH, value.length());
+  }
+}

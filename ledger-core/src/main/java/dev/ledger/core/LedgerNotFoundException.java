@@ -1,0 +1,18 @@
+package dev.ledger.core;
+
+/** The ledger was never committed to: there is no state for this root id. */
+public class LedgerNotFoundException extends LedgerException {
+  private static final long serialVersionUID = 1L;
+  private final String rootId;
+
+  /** Creates the exception for {@code rootId}. */
+  public LedgerNotFoundException(String rootId) {
+    super("No ledger for root '" + rootId + "': it has never been committed to");
+    this.rootId = rootId;
+  }
+
+  /** The root id that has no ledger. */
+  public String rootId() {
+    return rootId;
+  }
+}

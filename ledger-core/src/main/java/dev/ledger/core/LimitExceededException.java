@@ -1,0 +1,25 @@
+package dev.ledger.core;
+
+/** A state or event payload is larger than the store's configured limit. Nothing written. */
+public class LimitExceededException extends LedgerException {
+  private static final long serialVersionUID = 1L;
+  private final long limit;
+  private final long actual;
+
+  /** Creates the exception: {@code what} of ledger {@code rootId} has {@code actual} bytes. */
+  public LimitExceededException(String rootId, String what, long limit, long actual) {
+    super("Ledger '" + rootId + "' " + what + " is " + actual + " bytes; the limit is " + limit);
+    this.limit = limit;
+    this.actual = actual;
+  }
+
+  /** The configured limit in bytes. */
+  public long limit() {
+    return limit;
+  }
+
+  /** The refused size in bytes. */
+  public long actual() {
+    return actual;
+  }
+}

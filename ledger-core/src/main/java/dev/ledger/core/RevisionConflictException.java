@@ -1,0 +1,37 @@
+package dev.ledger.core;
+
+/**
+ * A commit named a revision that is not the ledger's current one: another writer committed
+ * first (or the ledger already exists when {@link Ledger#NO_REVISION} was given). Nothing was
+ * written. Reload, reapply the change and retry, or use {@link Ledger#update}.
+ */
+public class RevisionConflictException extends LedgerException {
+  private static final long serialVersionUID = 1L;
+  private final String rootId;
+  private final long expected;
+  private final long actual;
+
+  /** Creates the conflict for ledger {@code rootId}. */
+  public RevisionConflictException(String rootId, long expected, long actual) {
+    super("Ledger '" + rootId + "' revision conflict: expected revision " + expected
+        + ", actual revision " + actual);
+    this.rootId = rootId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+
+  /** The ledger's root id. */
+  public String rootId() {
+    return rootId;
+  }
+
+  /** The revision the caller named. */
+  public long expected() {
+    return expected;
+  }
+
+  /** The ledger's current revision when the commit was refused. */
+  public long actual() {
+    return actual;
+  }
+}

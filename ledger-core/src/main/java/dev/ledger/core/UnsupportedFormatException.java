@@ -1,0 +1,38 @@
+package dev.ledger.core;
+
+import java.nio.file.Path;
+
+/**
+ * A file was written in a format version newer than this library reads. It is refused, never
+ * misread; upgrade the library to open it.
+ */
+public class UnsupportedFormatException extends LedgerException {
+  private static final long serialVersionUID = 1L;
+  private final transient Path path;
+  private final long found;
+  private final long supported;
+
+  /** Creates the exception for {@code path} holding format version {@code found}. */
+  public UnsupportedFormatException(Path path, String format, long found, long supported) {
+    super("File " + path + " has " + format + " version " + found
+        + "; this library reads up to version " + supported);
+    this.path = path;
+    this.found = found;
+    this.supported = supported;
+  }
+
+  /** The file refused. */
+  public Path path() {
+    return path;
+  }
+
+  /** The version found in the file. */
+  public long found() {
+    return found;
+  }
+
+  /** The newest version this library reads. */
+  public long supported() {
+    return supported;
+  }
+}

@@ -1,0 +1,252 @@
+package dev.ledger.core.io;
+
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LockTimeoutException;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Exclusive locks on lock files, safe across threads and processes.
+ *
+ * <p>A {@code FileChannel} lock belongs to the whole JVM: a second lock of the same file from
+ * the same JVM throws {@code OverlappingFileLockException}, and closing any channel to the
+ * file may drop the lock. So a lock is taken in two steps: first an in-process
+ * {@link ReentrantLock} per canonical lock-file path (shared by every store instance in the
+ * JVM), then the OS lock through one channel that stays open while the lock is held and is
+ * the only channel this JVM opens on that file. The OS releases the lock when the process
+ * dies, so there are no stale locks to clean up.
+ *
+ * <p>While held, the lock file contains one line naming the holder
+ * ({@code pid=... host=... since=...}); a waiter that times out reports it. The content is
+ * cleared on release. The file itself is never deleted: deleting it would let two processes
+ * lock two different inodes under one name.
+ */
+public final class FileLocks {
+  private static final ConcurrentHashMap<Path, Entry> IN_PROCESS = new ConcurrentHashMap<>();
+  private static final String SELF = describeSelf();
+
+  private FileLocks() {}
+
+  /**
+   * Takes the lock on {@code lockFile} (created owner-only if missing), waiting up to
+   * {@code timeout}.
+   *
+   * @throws LockTimeoutException naming the file and the holder when the deadline passes
+   * @throws LedgerIOException if the lock file cannot be opened or locked
+   */
+  public static Held acquire(Path lockFile, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Path key = canonical(lockFile);
+    Entry entry = retain(key);
+    boolean inProcess = false;
+    try {
+      inProcess = entry.lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      if (!inProcess) {
+        throw new LockTimeoutException(lockFile, timeout, "another thread of this process ("
+            + SELF + ")");
+      }
+      FileChannel channel = SafeFiles.open(lockFile, Set.of(StandardOpenOption.CREATE,
+          StandardOpenOption.READ, StandardOpenOption.WRITE));
+      try {
+        FileLock lock = lockWithDeadline(channel, lockFile, timeout, deadline);
+        recordHolder(channel);
+        return new Held(key, entry, channel, lock, lockFile);
+      } catch (RuntimeException | IOException e) {
+        closeQuietly(channel, e);
+        throw e;
+      }
+    } catch (IOException e) {
+      unlockAndRelease(key, entry, inProcess);
+      throw new LedgerIOException("locking", lockFile, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      unlockAndRelease(key, entry, inProcess);
+      throw new LockTimeoutException(lockFile, timeout, "interrupted while waiting");
+    } catch (RuntimeException e) {
+      unlockAndRelease(key, entry, inProcess);
+      throw e;
+    }
+  }
+
+  private static FileLock lockWithDeadline(FileChannel channel, Path lockFile, Duration timeout,
+      long deadline) throws IOException {
+    long pauseNanos = TimeUnit.MICROSECONDS.toNanos(50);
+    while (true) {
+      FileLock lock;
+      try {
+        lock = channel.tryLock();
+      } catch (OverlappingFileLockException e) {
+        // Only possible if something outside this class locked the file in this JVM.
+        lock = null;
+      }
+      if (lock != null) {
+        return lock;
+      }
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new LockTimeoutException(lockFile, timeout, readHolder(channel));
+      }
+      LockSupport.parkNanos(Math.min(pauseNanos, left));
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        throw new LockTimeoutException(lockFile, timeout, "interrupted while waiting");
+      }
+      pauseNanos = Math.min(pauseNanos * 2, TimeUnit.MILLISECONDS.toNanos(5));
+    }
+  }
+
+  private static void recordHolder(FileChannel channel) throws IOException {
+    byte[] line = (SELF + " since=" + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8);
+    channel.truncate(0);
+    SafeFiles.writeFully(channel, ByteBuffer.wrap(line), 0);
+  }
+
+  private static String readHolder(FileChannel channel) {
+    try {
+      ByteBuffer buffer = ByteBuffer.allocate(512);
+      channel.read(buffer, 0);
+      String text = new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8).trim();
+      return text.isEmpty() ? null : text;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static Path canonical(Path lockFile) {
+    Path parent = lockFile.toAbsolutePath().getParent();
+    try {
+      return parent.toRealPath().resolve(lockFile.getFileName().toString());
+    } catch (IOException e) {
+      return lockFile.toAbsolutePath().normalize();
+    }
+  }
+
+  private static Entry retain(Path key) {
+    return IN_PROCESS.compute(key, (k, e) -> {
+      Entry entry = e == null ? new Entry() : e;
+      entry.users++;
+      return entry;
+    });
+  }
+
+  private static void unlockAndRelease(Path key, Entry entry, boolean locked) {
+    if (locked) {
+      entry.lock.unlock();
+    }
+    IN_PROCESS.compute(key, (k, e) -> {
+      if (e == null) {
+        return null;
+      }
+      e.users--;
+      return e.users == 0 ? null : e;
+    });
+  }
+
+  private static void closeQuietly(FileChannel channel, Exception primary) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      primary.addSuppressed(e);
+    }
+  }
+
+  private static String describeSelf() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException | RuntimeException e) {
+      host = "unknown";
+    }
+    long pid = ProcessHandle.current().pid();
+    String name = ManagementFactory.getRuntimeMXBean().getName();
+    return "pid=" + pid + " host=" + host + (name.isEmpty() ? "" : " jvm=" + name);
+  }
+
+  private static final class Entry {
+    final ReentrantLock lock = new ReentrantLock();
+    int users; // guarded by IN_PROCESS.compute
+  }
+
+  /**
+   * A held lock. Close it on the thread that acquired it; closing clears the holder line,
+   * releases the OS lock, closes the channel and the in-process lock, in that order.
+   */
+  public static final class Held implements AutoCloseable {
+    private final Path key;
+    private final Entry entry;
+    private final FileChannel channel;
+    private final FileLock lock;
+    private final Path lockFile;
+    private boolean closed;
+
+    private Held(Path key, Entry entry, FileChannel channel, FileLock lock, Path lockFile) {
+      this.key = key;
+      this.entry = entry;
+      this.channel = channel;
+      this.lock = lock;
+      this.lockFile = lockFile;
+    }
+
+    /** The lock file. */
+    public Path lockFile() {
+      return lockFile;
+    }
+
+    /**
+     * Releases the lock.
+     *
+     * @throws LedgerIOException if releasing failed (the lock is released anyway when the
+     *     channel closes)
+     */
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      IOException failure = null;
+      try {
+        channel.truncate(0);
+      } catch (IOException e) {
+        failure = e;
+      }
+      try {
+        lock.release();
+      } catch (IOException e) {
+        failure = add(failure, e);
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        failure = add(failure, e);
+      }
+      unlockAndRelease(key, entry, true);
+      if (failure != null) {
+        throw new LedgerIOException("unlocking", lockFile, failure);
+      }
+    }
+
+    private static IOException add(IOException first, IOException next) {
+      if (first == null) {
+        return next;
+      }
+      first.addSuppressed(next);
+      return first;
+    }
+  }
+}

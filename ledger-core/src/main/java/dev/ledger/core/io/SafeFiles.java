@@ -1,0 +1,206 @@
+package dev.ledger.core.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+
+/**
+ * File primitives with the durability steps spelled out: private permissions (files 0600,
+ * directories 0700 where POSIX permissions exist), atomic replacement, first-write-wins
+ * publication and directory {@code force}. Everything goes through {@code java.nio.file} on
+ * the {@link Path} given, so a wrapping file system sees (and can fail) every step.
+ */
+public final class SafeFiles {
+  private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
+
+  private SafeFiles() {}
+
+  /** The attribute making a new file owner-only, or none where POSIX permissions don't exist. */
+  public static FileAttribute<?>[] privateFile(Path path) {
+    return posix(path)
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------"))}
+        : NONE;
+  }
+
+  /** The attribute making a new directory owner-only, or none without POSIX permissions. */
+  public static FileAttribute<?>[] privateDirectory(Path path) {
+    return posix(path)
+        ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwx------"))}
+        : NONE;
+  }
+
+  private static boolean posix(Path path) {
+    return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+  }
+
+  /** Opens {@code path} with {@code options}, creating it owner-only if it is created. */
+  public static FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
+    return FileChannel.open(path, options, privateFile(path));
+  }
+
+  /**
+   * Creates {@code dir} and its missing parents, owner-only. With {@code sync}, forces each
+   * parent whose entries changed, so the new directories survive a power cut.
+   */
+  public static void createDirectories(Path dir, boolean sync) throws IOException {
+    Deque<Path> missing = new ArrayDeque<>();
+    for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+      missing.push(p);
+    }
+    while (!missing.isEmpty()) {
+      Path p = missing.pop();
+      try {
+        Files.createDirectory(p, privateDirectory(p));
+      } catch (FileAlreadyExistsException e) {
+        if (!Files.isDirectory(p)) {
+          throw e;
+        }
+        continue; // a racing creator made it; it forces the parent itself
+      }
+      if (sync && p.getParent() != null) {
+        forceDirectory(p.getParent());
+      }
+    }
+  }
+
+  /**
+   * Forces a directory, making the creation, rename or removal of its entries durable. On
+   * platforms that cannot open a directory (Windows) this is a no-op, as there the file
+   * system journals directory changes itself.
+   */
+  public static void forceDirectory(Path dir) throws IOException {
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(dir, StandardOpenOption.READ);
+    } catch (IOException e) {
+      if (posix(dir) || e instanceof NoSuchFileException) {
+        throw e;
+      }
+      return;
+    }
+    try (channel) {
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Replaces {@code target} atomically with {@code content}: a reader sees the old file or
+   * the new one, never a mixture, whatever the crash. Writes {@code .<name>.tmp} beside it,
+   * forces it (with {@code sync}), renames it over the target, forces the directory. The
+   * temp name is fixed: callers serialize writers of one target (they hold its lock).
+   */
+  public static void replace(Path target, byte[] content, boolean sync) throws IOException {
+    Path temp = tempSibling(target);
+    try (FileChannel channel = open(temp, Set.of(StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))) {
+      writeFully(channel, ByteBuffer.wrap(content), 0);
+      if (sync) {
+        channel.force(true);
+      }
+    } catch (IOException e) {
+      deleteQuietly(temp, e);
+      throw e;
+    }
+    try {
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      deleteQuietly(temp, e);
+      throw e;
+    }
+    if (sync) {
+      forceDirectory(target.getParent());
+    }
+  }
+
+  /** The fixed temp name {@link #replace} uses for {@code target}. */
+  public static Path tempSibling(Path target) {
+    return target.resolveSibling("." + target.getFileName() + ".tmp");
+  }
+
+  /**
+   * Publishes a finished, forced temp file under {@code target} unless {@code target}
+   * exists: a hard link, which fails instead of replacing (an atomic move would overwrite a
+   * concurrent winner). The temp file is removed either way.
+   *
+   * @return true if this call published, false if another writer had published first
+   */
+  public static boolean publishOnce(Path temp, Path target, boolean sync) throws IOException {
+    boolean published;
+    try {
+      Files.createLink(target, temp);
+      published = true;
+    } catch (FileAlreadyExistsException e) {
+      published = false;
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+    if (sync) {
+      forceDirectory(target.getParent());
+    }
+    return published;
+  }
+
+  /** Writes all of {@code buffer} at {@code position}, looping over short writes. */
+  public static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
+      throws IOException {
+    long at = position;
+    while (buffer.hasRemaining()) {
+      at += channel.write(buffer, at);
+    }
+  }
+
+  /**
+   * Reads a whole file of at most {@code maxBytes}.
+   *
+   * @throws FileTooLargeException if the file is larger
+   */
+  public static byte[] readBounded(Path path, long maxBytes) throws IOException {
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (size > maxBytes) {
+        throw new FileTooLargeException(path, size, maxBytes);
+      }
+      ByteBuffer buffer = ByteBuffer.allocate((int) size);
+      while (buffer.hasRemaining()) {
+        if (channel.read(buffer, buffer.position()) < 0) {
+          break; // shrank while reading: return what exists
+        }
+      }
+      byte[] out = new byte[buffer.position()];
+      buffer.flip().get(out);
+      return out;
+    }
+  }
+
+  private static void deleteQuietly(Path path, IOException primary) {
+    try {
+      Files.deleteIfExists(path);
+    } catch (IOException e) {
+      primary.addSuppressed(e);
+    }
+  }
+
+  /** A file was larger than the caller's bound. */
+  public static final class FileTooLargeException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    FileTooLargeException(Path path, long size, long max) {
+      super(path + " has " + size + " bytes; at most " + max + " are read");
+    }
+  }
+}

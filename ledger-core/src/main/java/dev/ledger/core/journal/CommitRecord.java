@@ -1,0 +1,283 @@
+package dev.ledger.core.journal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.json.MergePatch;
+import dev.ledger.core.spi.CommitRequest;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One commit as the journal records it: the revision, the events, the command, and the state
+ * change, either the whole new state or a JSON merge patch (RFC 7386) against the previous
+ * revision's state, whichever is smaller and exact.
+ *
+ * <p>JSON form, keys sorted, written by {@link JournalLine}:
+ * <pre>
+ * {
+ *   "command":       {"digest": "&lt;sha256 hex of content&gt;", "id": "cmd_&lt;sha256 hex&gt;"},  optional
+ *   "committedAt":   "2026-11-29T19:22:32.123Z",
+ *   "events":        [{"commandId": ..., "id": "&lt;sha256(root:seq)&gt;", "occurredAt": ...,
+ *                      "operationId": ..., "payload": {...}, "sequence": 7, "type": "..."}],
+ *   "firstSequence": 7,        sequence the first event has (or would have, if none)
+ *   "format":        1,        newer formats are refused, never misread
+ *   "patch":         {...}     merge patch against revision - 1  (exactly one of patch/state)
+ *   "revision":      5,
+ *   "root":          "run-1",
+ *   "state":         {...}     the whole new state
+ * }
+ * </pre>
+ * Invariants: revision is the previous record's plus one (1 for the first); firstSequence is
+ * the previous record's firstSequence plus its event count (1 for the first); event
+ * sequences are consecutive from firstSequence; each event's revision is the record's.
+ *
+ * @param root the ledger's root id
+ * @param revision the revision this commit produced
+ * @param committedAt commit time; also every event's occurredAt
+ * @param firstSequence sequence of the first event, or of the next event if there is none
+ * @param events the events
+ * @param commandId public command id, or null
+ * @param commandDigest digest of the command content, or null
+ * @param state the whole new state, or null when {@code patch} is set
+ * @param patch the merge patch from revision - 1, or null when {@code state} is set
+ */
+public record CommitRecord(
+    String root,
+    long revision,
+    Instant committedAt,
+    long firstSequence,
+    List<Event> events,
+    String commandId,
+    String commandDigest,
+    JsonNode state,
+    JsonNode patch) {
+
+  /** The record format version this library writes and the newest it reads. */
+  public static final int FORMAT = 1;
+
+  private static final Set<String> KEYS = Set.of("command", "committedAt", "events",
+      "firstSequence", "format", "patch", "revision", "root", "state");
+  private static final Set<String> EVENT_KEYS = Set.of("commandId", "id", "occurredAt",
+      "operationId", "payload", "sequence", "type");
+
+  /** Checks the invariants that hold within one record. */
+  public CommitRecord {
+    Preconditions.checkArgument(revision >= 1, "revision %s", revision);
+    Preconditions.checkArgument(firstSequence >= 1, "firstSequence %s", firstSequence);
+    events = List.copyOf(events);
+    Preconditions.checkArgument((state == null) != (patch == null),
+        "exactly one of state and patch");
+    Preconditions.checkArgument((commandId == null) == (commandDigest == null),
+        "command id and digest come together");
+    for (int i = 0; i < events.size(); i++) {
+      Event e = events.get(i);
+      Preconditions.checkArgument(e.sequence() == firstSequence + i,
+          "event %s has sequence %s, expected %s", i, e.sequence(), firstSequence + i);
+      Preconditions.checkArgument(e.revision() == revision, "event revision %s != %s",
+          e.revision(), revision);
+    }
+  }
+
+  /**
+   * Builds the record that commits {@code request} after {@code previousState} at
+   * {@code previousRevision}, stamping {@code now}.
+   */
+  public static CommitRecord next(String root, long previousRevision, long nextSequence,
+      JsonNode previousState, CommitRequest request, Instant now) {
+    long revision = previousRevision + 1;
+    List<Event> events = new ArrayList<>(request.events().size());
+    long sequence = nextSequence;
+    for (EventDraft draft : request.events()) {
+      events.add(new Event(eventId(root, sequence), root, sequence, revision, draft.type(), now,
+          draft.payload(), request.publicCommandId(), draft.operationId()));
+      sequence++;
+    }
+    JsonNode patch = null;
+    if (previousState != null) {
+      Optional<JsonNode> diff = MergePatch.diff(previousState, request.state());
+      if (diff.isPresent() && LedgerJson.canonical(diff.get()).length < request.stateBytes()) {
+        patch = diff.get();
+      }
+    }
+    return new CommitRecord(root, revision, now, nextSequence, events,
+        request.publicCommandId(), request.commandDigest(),
+        patch == null ? request.state() : null, patch);
+  }
+
+  /** The deterministic event id: SHA-256 hex of {@code root:sequence}. */
+  public static String eventId(String root, long sequence) {
+    return LedgerJson.sha256Hex(root + ":" + sequence);
+  }
+
+  /** The public form of a caller's command id: {@code cmd_} + SHA-256 hex. */
+  public static String publicCommandId(String rawCommandId) {
+    return "cmd_" + LedgerJson.sha256Hex(rawCommandId);
+  }
+
+  /** The sequence the next record's first event gets. */
+  public long nextSequence() {
+    return firstSequence + events.size();
+  }
+
+  /** The sequence of this record's last event, or {@code firstSequence - 1} without events. */
+  public long lastSequence() {
+    return firstSequence + events.size() - 1;
+  }
+
+  /** The state after this record, given the state before it (null before revision 1). */
+  public JsonNode applyTo(JsonNode previousState) {
+    if (state != null) {
+      return state;
+    }
+    return MergePatch.apply(previousState, patch);
+  }
+
+  /** The result a commit of this record reports, with {@code cursor} after its events. */
+  public CommitResult result(Cursor cursor, boolean replayed) {
+    return new CommitResult(root, revision, committedAt, events, cursor, replayed);
+  }
+
+  /** This record as a JSON tree (the form documented above). */
+  public ObjectNode toJson() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    if (commandId != null) {
+      ObjectNode command = node.putObject("command");
+      command.put("digest", commandDigest);
+      command.put("id", commandId);
+    }
+    node.put("committedAt", committedAt.toString());
+    ArrayNode list = node.putArray("events");
+    for (Event e : events) {
+      ObjectNode item = list.addObject();
+      if (e.commandId() != null) {
+        item.put("commandId", e.commandId());
+      }
+      item.put("id", e.id());
+      item.put("occurredAt", e.occurredAt().toString());
+      if (e.operationId() != null) {
+        item.put("operationId", e.operationId());
+      }
+      item.set("payload", e.payload());
+      item.put("sequence", e.sequence());
+      item.put("type", e.type());
+    }
+    node.put("firstSequence", firstSequence);
+    node.put("format", FORMAT);
+    if (patch != null) {
+      node.set("patch", patch);
+    }
+    node.put("revision", revision);
+    node.put("root", root);
+    if (state != null) {
+      node.set("state", state);
+    }
+    return node;
+  }
+
+  /**
+   * Reads a record from its JSON tree.
+   *
+   * @throws FutureFormatException if the record's format is newer than {@link #FORMAT}
+   * @throws IllegalArgumentException naming the first field that is missing or malformed
+   */
+  public static CommitRecord fromJson(JsonNode node) {
+    Preconditions.checkArgument(node.isObject(), "record is not a JSON object");
+    long format = integer(node, "format");
+    if (format > FORMAT) {
+      throw new FutureFormatException(format);
+    }
+    Preconditions.checkArgument(format >= 1, "format %s", format);
+    unknownKeys(node, KEYS, "record");
+    String root = text(node, "root");
+    long revision = integer(node, "revision");
+    Instant committedAt = instant(node, "committedAt");
+    long firstSequence = integer(node, "firstSequence");
+    String commandId = null;
+    String commandDigest = null;
+    JsonNode command = node.get("command");
+    if (command != null) {
+      Preconditions.checkArgument(command.isObject() && command.size() == 2,
+          "command must be an object with id and digest");
+      commandId = text(command, "id");
+      commandDigest = text(command, "digest");
+    }
+    JsonNode list = node.get("events");
+    Preconditions.checkArgument(list != null && list.isArray(), "events must be an array");
+    List<Event> events = new ArrayList<>(list.size());
+    for (JsonNode item : list) {
+      Preconditions.checkArgument(item.isObject(), "event is not an object");
+      unknownKeys(item, EVENT_KEYS, "event");
+      JsonNode payload = item.get("payload");
+      Preconditions.checkArgument(payload != null, "event payload missing");
+      events.add(new Event(text(item, "id"), root, integer(item, "sequence"), revision,
+          text(item, "type"), instant(item, "occurredAt"), payload,
+          optionalText(item, "commandId"), optionalText(item, "operationId")));
+    }
+    return new CommitRecord(root, revision, committedAt, firstSequence, events, commandId,
+        commandDigest, node.get("state"), node.get("patch"));
+  }
+
+  private static void unknownKeys(JsonNode node, Set<String> allowed, String what) {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      Preconditions.checkArgument(allowed.contains(name), "unknown %s field '%s'", what, name);
+    }
+  }
+
+  private static long integer(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    Preconditions.checkArgument(value != null && value.isIntegralNumber() && value.canConvertToLong(),
+        "field '%s' must be an integer", field);
+    return value.longValue();
+  }
+
+  private static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    Preconditions.checkArgument(value != null && value.isTextual(), "field '%s' must be a string",
+        field);
+    return value.textValue();
+  }
+
+  private static String optionalText(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value == null ? null : text(node, field);
+  }
+
+  private static Instant instant(JsonNode node, String field) {
+    try {
+      return Instant.parse(text(node, field));
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException("field '" + field + "' is not an ISO-8601 instant", e);
+    }
+  }
+
+  /** A record in a format newer than this library reads. */
+  public static final class FutureFormatException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final long format;
+
+    FutureFormatException(long format) {
+      super("record format " + format + " is newer than " + FORMAT);
+      this.format = format;
+    }
+
+    /** The format found. */
+    public long format() {
+      return format;
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package dev.ledger.core.journal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.io.BaseEncoding;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.InvalidCursorException;
+import dev.ledger.core.json.LedgerJson;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Encodes and validates cursor tokens.
+ *
+ * <p>A token is url-safe base64 without padding of a compact JSON object:
+ * <pre>
+ * {"after":1234,"offset":56789,"root":"&lt;first 16 hex of sha256(root id)&gt;","segment":1001,"v":1}
+ * </pre>
+ * {@code after} is the sequence of the last event covered (reads are exclusive of it).
+ * {@code segment}/{@code offset} are a position hint: where the commit record holding event
+ * {@code after + 1} (or ending just before it) starts. Backends verify the hint against the
+ * record found there before using it. Tokens longer than {@link #MAX_TOKEN_LENGTH}, not
+ * base64, not exactly this object, of another root or of a newer version are refused with
+ * {@link InvalidCursorException}.
+ */
+public final class CursorCodec {
+  /** Token format version written and the newest read. */
+  public static final int VERSION = 1;
+  /** Longest token accepted. */
+  public static final int MAX_TOKEN_LENGTH = 256;
+
+  private static final BaseEncoding BASE64 = BaseEncoding.base64Url().omitPadding();
+  private static final Set<String> KEYS = Set.of("after", "offset", "root", "segment", "v");
+
+  private CursorCodec() {}
+
+  /** A decoded cursor: the last sequence covered and the position hint. */
+  public record Position(long after, long segment, long offset) {}
+
+  /** The token for a position in {@code root}'s journal. */
+  public static Cursor encode(String root, long after, long segment, long offset) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("after", after);
+    node.put("offset", offset);
+    node.put("root", rootDigest(root));
+    node.put("segment", segment);
+    node.put("v", VERSION);
+    return Cursor.of(BASE64.encode(LedgerJson.canonical(node)));
+  }
+
+  /**
+   * Decodes a non-START cursor issued for {@code root}.
+   *
+   * @throws InvalidCursorException if it is malformed, foreign or from a newer version
+   */
+  public static Position decode(String root, Cursor cursor) {
+    String token = cursor.token();
+    if (token.length() > MAX_TOKEN_LENGTH) {
+      throw invalid(root, "token has " + token.length() + " characters; at most "
+          + MAX_TOKEN_LENGTH + " are valid");
+    }
+    byte[] raw;
+    try {
+      raw = BASE64.decode(token);
+    } catch (IllegalArgumentException e) {
+      throw invalid(root, "token is not url-safe base64");
+    }
+    JsonNode node;
+    try {
+      node = LedgerJson.parse(raw);
+    } catch (IOException e) {
+      throw invalid(root, "token does not hold a cursor");
+    }
+    if (!node.isObject()) {
+      throw invalid(root, "token does not hold a cursor object");
+    }
+    long version = field(root, node, "v");
+    if (version > VERSION) {
+      throw invalid(root, "cursor version " + version + " is newer than the supported "
+          + VERSION);
+    }
+    if (version != VERSION) {
+      throw invalid(root, "unknown cursor version " + version);
+    }
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!KEYS.contains(name)) {
+        throw invalid(root, "unexpected cursor field '" + name + "'");
+      }
+    }
+    JsonNode digest = node.get("root");
+    if (digest == null || !digest.isTextual()) {
+      throw invalid(root, "cursor names no ledger");
+    }
+    if (!digest.textValue().equals(rootDigest(root))) {
+      throw invalid(root, "cursor was issued for another ledger");
+    }
+    long after = field(root, node, "after");
+    long segment = field(root, node, "segment");
+    long offset = field(root, node, "offset");
+    if (after < 0 || segment < 0 || offset < 0) {
+      throw invalid(root, "cursor position is negative");
+    }
+    return new Position(after, segment, offset);
+  }
+
+  /** The cursor error for {@code root} with {@code detail}. */
+  public static InvalidCursorException invalid(String root, String detail) {
+    return new InvalidCursorException("Invalid cursor for ledger '" + root + "': " + detail);
+  }
+
+  private static long field(String root, JsonNode node, String name) {
+    JsonNode value = node.get(name);
+    if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw invalid(root, "cursor field '" + name + "' is missing or not an integer");
+    }
+    return value.longValue();
+  }
+
+  private static String rootDigest(String root) {
+    return LedgerJson.sha256Hex(root).substring(0, 16);
+  }
+}

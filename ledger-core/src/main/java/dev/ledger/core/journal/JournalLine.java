@@ -1,0 +1,117 @@
+package dev.ledger.core.journal;
+
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.json.LedgerJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * The journal's line format: one commit record per line, checksummed, readable with
+ * {@code jq}.
+ *
+ * <pre>
+ * {"crc32c":"1a2b3c4d","commit":&lt;CommitRecord JSON, compact, keys sorted&gt;}\n
+ * </pre>
+ * The checksum is CRC-32C of exactly the bytes of the {@code commit} value, as 8 lower-case
+ * hex digits. The prefix has a fixed length, so a reader finds those bytes without parsing.
+ * A line is complete only with its {@code \n}: a line without it is an append in progress or
+ * torn by a crash. {@code jq -c .commit.events[] journal/*.jsonl} lists every event.
+ */
+public final class JournalLine {
+  private static final byte[] HEAD = "{\"crc32c\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] MIDDLE = "\",\"commit\":".getBytes(StandardCharsets.US_ASCII);
+  /** Bytes before the record: head, 8 hex digits, middle. */
+  static final int PREFIX = HEAD.length + 8 + MIDDLE.length;
+
+  private JournalLine() {}
+
+  /**
+   * The longest line a store with {@code options} writes or reads: two states' worth plus 64
+   * payloads' worth, capped below 2 GiB. A longer line is refused on write
+   * ({@code LimitExceededException}) and treated as damage on read.
+   */
+  public static int maxLineBytes(LedgerOptions options) {
+    long max = 2L * options.maxStateBytes() + 64L * options.maxEventPayloadBytes() + 4096;
+    return (int) Math.min(max, Integer.MAX_VALUE - 64);
+  }
+
+  /** The complete line, with its trailing newline, for {@code record}. */
+  public static byte[] encode(CommitRecord record) {
+    byte[] body = LedgerJson.canonical(record.toJson());
+    byte[] line = new byte[PREFIX + body.length + 2];
+    System.arraycopy(HEAD, 0, line, 0, HEAD.length);
+    byte[] hex = String.format("%08x", crc(body, 0, body.length))
+        .getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(hex, 0, line, HEAD.length, 8);
+    System.arraycopy(MIDDLE, 0, line, HEAD.length + 8, MIDDLE.length);
+    System.arraycopy(body, 0, line, PREFIX, body.length);
+    line[line.length - 2] = '}';
+    line[line.length - 1] = '\n';
+    return line;
+  }
+
+  /**
+   * Decodes a line (without its newline).
+   *
+   * @throws DefectException if the frame, the checksum or the record is bad
+   * @throws CommitRecord.FutureFormatException if the record is from a newer format
+   */
+  public static CommitRecord decode(byte[] line, int length) {
+    if (length < PREFIX + 3) {
+      throw new DefectException("line of " + length + " bytes is too short for a record");
+    }
+    for (int i = 0; i < HEAD.length; i++) {
+      if (line[i] != HEAD[i]) {
+        throw new DefectException("line does not start with the record frame");
+      }
+    }
+    for (int i = 0; i < MIDDLE.length; i++) {
+      if (line[HEAD.length + 8 + i] != MIDDLE[i]) {
+        throw new DefectException("line does not have the record frame");
+      }
+    }
+    if (line[length - 1] != '}') {
+      throw new DefectException("line does not end the record frame");
+    }
+    long expected = parseHex(line, HEAD.length);
+    int bodyLength = length - PREFIX - 1;
+    long actual = crc(line, PREFIX, bodyLength);
+    if (expected != actual) {
+      throw new DefectException(String.format("checksum mismatch: expected %08x, actual %08x",
+          expected, actual));
+    }
+    try {
+      return CommitRecord.fromJson(LedgerJson.parse(line, PREFIX, bodyLength));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new DefectException("checksum holds but the record is invalid: " + e.getMessage());
+    }
+  }
+
+  private static long crc(byte[] bytes, int offset, int length) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, offset, length);
+    return crc.getValue();
+  }
+
+  private static long parseHex(byte[] line, int offset) {
+    long value = 0;
+    for (int i = 0; i < 8; i++) {
+      int digit = Character.digit(line[offset + i], 16);
+      if (digit < 0 || Character.isUpperCase(line[offset + i])) {
+        throw new DefectException("checksum field is not 8 lower-case hex digits");
+      }
+      value = (value << 4) | digit;
+    }
+    return value;
+  }
+
+  /** A line that is not a valid record; the reader decides whether it is a torn tail. */
+  public static final class DefectException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DefectException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

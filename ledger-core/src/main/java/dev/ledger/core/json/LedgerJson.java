@@ -1,0 +1,150 @@
+package dev.ledger.core.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.google.common.hash.Hashing;
+import java.io.IOException;
+
+/**
+ * The one JSON configuration of the library, so that the same value always gives the same
+ * bytes (promise 10, deterministic files):
+ *
+ * <ul>
+ *   <li>object keys sorted (POJO properties, map entries and {@code JsonNode} objects);
+ *   <li>{@code java.time} values as ISO-8601 strings, never numeric timestamps;
+ *   <li>compact output ({@link #canonical}) for journal lines and digests, two-space
+ *       indentation ({@link #pretty}) for whole files meant to be read with {@code cat};
+ *   <li>strict reading: duplicate keys, trailing tokens and non-standard JSON are errors;
+ *       nesting depth and token sizes are bounded by Jackson's stream read constraints.
+ * </ul>
+ *
+ * Thread-safe: the mapper is configured once and only used.
+ */
+public final class LedgerJson {
+  /** Deepest nesting accepted when reading (Jackson's default is 1000). */
+  public static final int MAX_NESTING_DEPTH = 500;
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+      .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+      .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+      .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
+
+  static {
+    MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+        .maxNestingDepth(MAX_NESTING_DEPTH)
+        .build());
+  }
+
+  private static final ObjectWriter COMPACT = MAPPER.writer();
+  private static final ObjectWriter PRETTY = MAPPER.writerWithDefaultPrettyPrinter();
+
+  private LedgerJson() {}
+
+  /** The shared mapper. Do not reconfigure it. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** Maps any Jackson-serializable value (or a {@code JsonNode}) to a tree. */
+  public static JsonNode tree(Object value) {
+    if (value instanceof JsonNode node) {
+      return node.deepCopy();
+    }
+    return MAPPER.valueToTree(value);
+  }
+
+  /** Compact UTF-8 JSON with sorted keys: the canonical form digests are computed over. */
+  public static byte[] canonical(JsonNode node) {
+    try {
+      return COMPACT.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Value cannot be written as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /** Indented UTF-8 JSON with sorted keys and a trailing newline, for whole files. */
+  public static byte[] pretty(JsonNode node) {
+    try {
+      byte[] body = PRETTY.writeValueAsBytes(node);
+      byte[] out = new byte[body.length + 1];
+      System.arraycopy(body, 0, out, 0, body.length);
+      out[body.length] = '\n';
+      return out;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Value cannot be written as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Parses strict JSON.
+   *
+   * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
+   *     JSON value
+   */
+  public static JsonNode parse(byte[] bytes, int offset, int length) throws IOException {
+    JsonNode node = MAPPER.readTree(bytes, offset, length);
+    if (node == null || node.isMissingNode()) {
+      throw new JsonParseFailure("no JSON value");
+    }
+    return node;
+  }
+
+  /** Parses strict JSON. */
+  public static JsonNode parse(byte[] bytes) throws IOException {
+    return parse(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Maps a tree to {@code type}.
+   *
+   * @throws IllegalArgumentException if the tree does not fit the type
+   */
+  public static <T> T convert(JsonNode node, Class<T> type) {
+    if (type == JsonNode.class) {
+      return type.cast(node.deepCopy());
+    }
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "JSON does not map to " + type.getName() + ": " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** Lower-case hex SHA-256 of {@code bytes}. */
+  public static String sha256Hex(byte[] bytes) {
+    return Hashing.sha256().hashBytes(bytes).toString();
+  }
+
+  /** Lower-case hex SHA-256 of the UTF-8 bytes of {@code text}. */
+  public static String sha256Hex(String text) {
+    return Hashing.sha256().hashString(text, java.nio.charset.StandardCharsets.UTF_8).toString();
+  }
+
+  /** Thrown for input that parses to no JSON value at all (empty or whitespace). */
+  public static final class JsonParseFailure extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    JsonParseFailure(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package dev.ledger.core.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * JSON Merge Patch (RFC 7386): the change from one JSON document to the next, used so that a
+ * commit record carries what changed rather than the whole state.
+ *
+ * <p>A merge patch cannot set a member to {@code null} (null means "remove") and replaces
+ * arrays whole. {@link #diff} therefore returns empty when applying its patch would not give
+ * back exactly the target; callers then record the whole document instead.
+ */
+public final class MergePatch {
+  private MergePatch() {}
+
+  /**
+   * A patch turning {@code source} into {@code target}, or empty when no merge patch
+   * reproduces {@code target} exactly (nulls inside changed objects, or a non-object root).
+   */
+  public static Optional<JsonNode> diff(JsonNode source, JsonNode target) {
+    if (!source.isObject() || !target.isObject()) {
+      return Optional.empty();
+    }
+    ObjectNode patch = diffObjects((ObjectNode) source, (ObjectNode) target);
+    if (!apply(source, patch).equals(target)) {
+      return Optional.empty();
+    }
+    return Optional.of(patch);
+  }
+
+  /** Applies {@code patch} to {@code target}, returning a new document (inputs unchanged). */
+  public static JsonNode apply(JsonNode target, JsonNode patch) {
+    if (!patch.isObject()) {
+      return patch.deepCopy();
+    }
+    ObjectNode result = target.isObject()
+        ? ((ObjectNode) target).deepCopy()
+        : JsonNodeFactory.instance.objectNode();
+    for (Map.Entry<String, JsonNode> field : patch.properties()) {
+      JsonNode value = field.getValue();
+      if (value.isNull()) {
+        result.remove(field.getKey());
+      } else {
+        JsonNode existing = result.get(field.getKey());
+        result.set(field.getKey(), apply(existing == null ? JsonNodeFactory.instance.nullNode()
+            : existing, value));
+      }
+    }
+    return result;
+  }
+
+  private static ObjectNode diffObjects(ObjectNode source, ObjectNode target) {
+    ObjectNode patch = JsonNodeFactory.instance.objectNode();
+    Iterator<String> names = source.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!target.has(name)) {
+        patch.putNull(name);
+      }
+    }
+    for (Map.Entry<String, JsonNode> field : target.properties()) {
+      JsonNode before = source.get(field.getKey());
+      JsonNode after = field.getValue();
+      if (before != null && before.equals(after)) {
+        continue;
+      }
+      if (before != null && before.isObject() && after.isObject()) {
+        patch.set(field.getKey(), diffObjects((ObjectNode) before, (ObjectNode) after));
+      } else {
+        patch.set(field.getKey(), after.deepCopy());
+      }
+    }
+    return patch;
+  }
+}

@@ -1,0 +1,199 @@
+package dev.ledger.core.memory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.LockTimeoutException;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.journal.CommitRecord;
+import dev.ledger.core.journal.CursorCodec;
+import dev.ledger.core.journal.EventPages;
+import dev.ledger.core.journal.JournalLine;
+import dev.ledger.core.journal.PositionedRecord;
+import dev.ledger.core.journal.RecordSource;
+import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.core.spi.LedgerBackend;
+import dev.ledger.core.spi.StoredState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+
+/**
+ * One in-memory ledger. Commits are encoded as journal lines exactly as on disk and decoded
+ * on every read, so callers never share mutable trees with the store. Writers serialize on
+ * {@code writer} (bounded by the lock timeout); the journal list is guarded by
+ * {@code journal}, held by writers only while publishing.
+ */
+final class MemoryLedger implements LedgerBackend {
+  private final String root;
+  private final LedgerOptions options;
+  private final ReentrantLock writer = new ReentrantLock();
+  private final ReentrantReadWriteLock journal = new ReentrantReadWriteLock();
+  private final List<byte[]> lines = new ArrayList<>();
+  private final Map<String, Integer> commands = new HashMap<>();
+  private volatile Head head;
+
+  private record Head(JsonNode state, long revision, java.time.Instant updatedAt,
+      long nextSequence) {}
+
+  MemoryLedger(String root, LedgerOptions options) {
+    this.root = root;
+    this.options = options;
+  }
+
+  @Override
+  public String rootId() {
+    return root;
+  }
+
+  boolean exists() {
+    return head != null;
+  }
+
+  @Override
+  public Optional<StoredState> read() {
+    Head h = head;
+    return h == null ? Optional.empty()
+        : Optional.of(new StoredState(h.state(), h.revision(), h.updatedAt()));
+  }
+
+  @Override
+  public CommitResult commit(CommitRequest request) {
+    try {
+      if (!writer.tryLock(options.lockTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new LockTimeoutException("in-memory ledger '" + root + "'", options.lockTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockTimeoutException("in-memory ledger '" + root + "' (interrupted)",
+          options.lockTimeout());
+    }
+    try {
+      Head h = head;
+      long revision = h == null ? 0 : h.revision();
+      if (request.publicCommandId() != null) {
+        Integer index = commands.get(request.publicCommandId());
+        if (index != null) {
+          CommitRecord recorded = record(index);
+          if (!recorded.commandDigest().equals(request.commandDigest())) {
+            throw new CommandConflictException(root, request.publicCommandId(),
+                recorded.revision(), recorded.commandDigest(), request.commandDigest());
+          }
+          return recorded.result(cursorAfter(recorded, index), true);
+        }
+      }
+      if (request.expectedRevision() != revision) {
+        throw new RevisionConflictException(root, request.expectedRevision(), revision);
+      }
+      CommitRecord record = CommitRecord.next(root, revision, h == null ? 1 : h.nextSequence(),
+          h == null ? null : h.state(), request, options.clock().instant());
+      byte[] line = JournalLine.encode(record);
+      long max = JournalLine.maxLineBytes(options);
+      if (line.length > max) {
+        throw new LimitExceededException(root, "commit record", max, line.length);
+      }
+      int index;
+      journal.writeLock().lock();
+      try {
+        index = lines.size();
+        lines.add(line);
+      } finally {
+        journal.writeLock().unlock();
+      }
+      if (record.commandId() != null) {
+        commands.put(record.commandId(), index);
+      }
+      head = new Head(request.state(), record.revision(), record.committedAt(),
+          record.nextSequence());
+      return record.result(cursorAfter(record, index), false);
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  @Override
+  public EventPage events(Cursor after, int limit) {
+    if (after.isStart()) {
+      return EventPages.page(root, source(0), 0, after, limit);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.page(root, source(verify(position)), position.after(), after, limit);
+  }
+
+  @Override
+  public Stream<Event> replay(Cursor after) {
+    if (after.isStart()) {
+      return EventPages.stream(source(0), 0);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.stream(source(verify(position)), position.after());
+  }
+
+  private int verify(CursorCodec.Position position) {
+    if (head == null) {
+      throw new LedgerNotFoundException(root);
+    }
+    if (position.segment() != 0 || position.offset() >= size()) {
+      throw CursorCodec.invalid(root, "cursor position is beyond the journal");
+    }
+    int index = (int) position.offset();
+    if (!EventPages.startsReadAfter(record(index), position.after())) {
+      throw CursorCodec.invalid(root, "cursor position does not match the journal");
+    }
+    return index;
+  }
+
+  private Cursor cursorAfter(CommitRecord record, int index) {
+    return CursorCodec.encode(root, record.lastSequence(), 0, index);
+  }
+
+  private int size() {
+    journal.readLock().lock();
+    try {
+      return lines.size();
+    } finally {
+      journal.readLock().unlock();
+    }
+  }
+
+  private CommitRecord record(int index) {
+    byte[] line;
+    journal.readLock().lock();
+    try {
+      line = lines.get(index);
+    } finally {
+      journal.readLock().unlock();
+    }
+    return JournalLine.decode(line, line.length - 1);
+  }
+
+  private RecordSource source(int start) {
+    return new RecordSource() {
+      private int next = start;
+
+      @Override
+      public PositionedRecord next() {
+        if (next >= size()) {
+          return null;
+        }
+        int index = next++;
+        return new PositionedRecord(record(index), 0, index);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}

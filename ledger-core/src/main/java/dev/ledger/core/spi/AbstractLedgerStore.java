@@ -1,0 +1,92 @@
+package dev.ledger.core.spi;
+
+import com.google.common.base.Preconditions;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
+import dev.ledger.core.StoreClosedException;
+import dev.ledger.core.io.Identifiers;
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * What every store shares: one backend per root id, handed out as typed ledgers, and a
+ * close that waits for operations in flight and then refuses new ones.
+ *
+ * @param <B> the backend type
+ */
+public abstract class AbstractLedgerStore<B extends LedgerBackend> implements LedgerStore {
+  private final LedgerOptions options;
+  private final String name;
+  private final ConcurrentHashMap<String, B> backends = new ConcurrentHashMap<>();
+  private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
+  private volatile boolean closed;
+
+  /** Creates the store shell; {@code name} appears in {@link StoreClosedException}. */
+  protected AbstractLedgerStore(LedgerOptions options, String name) {
+    this.options = Preconditions.checkNotNull(options, "options");
+    this.name = name;
+  }
+
+  /** Creates the backend of a root id (already validated). Must not touch the disk. */
+  protected abstract B newBackend(String rootId);
+
+  /** Releases the backends; called once, with no operation in flight. */
+  protected abstract void closeBackends(Collection<B> backends);
+
+  @Override
+  public final <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+    Identifiers.check("root id", rootId);
+    Preconditions.checkNotNull(stateType, "stateType");
+    return guarded(() -> new TypedLedger<>(this, backends.computeIfAbsent(rootId,
+        this::newBackend), stateType));
+  }
+
+  /** The backends handed out so far (a live view). */
+  protected final Collection<B> backends() {
+    return backends.values();
+  }
+
+  @Override
+  public final LedgerOptions options() {
+    return options;
+  }
+
+  /**
+   * Runs {@code operation} unless the store is closed; close waits for it to finish.
+   *
+   * @throws StoreClosedException if the store is closed
+   */
+  public final <T> T guarded(Supplier<T> operation) {
+    closing.readLock().lock();
+    try {
+      if (closed) {
+        throw new StoreClosedException(name);
+      }
+      return operation.get();
+    } finally {
+      closing.readLock().unlock();
+    }
+  }
+
+  @Override
+  public final void close() {
+    closing.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      closeBackends(backends.values());
+    } finally {
+      closing.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.ledger.core.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.EventDraft;
+import java.util.List;
+
+/**
+ * A validated commit handed to a {@link LedgerBackend}: the new state as a tree parsed back
+ * from its canonical bytes (so every backend compares like with like), the drafts, and the
+ * command the commit performs.
+ *
+ * @param expectedRevision the revision the caller read
+ * @param state the new state, normalized by a canonical write and re-read
+ * @param stateBytes size of the state's canonical JSON
+ * @param events the event drafts, validated against the size limits
+ * @param publicCommandId {@code cmd_} + SHA-256 hex of the caller's command id, or null
+ * @param commandDigest SHA-256 hex of the canonical command content (state and events), or
+ *     null without a command id
+ */
+public record CommitRequest(
+    long expectedRevision,
+    JsonNode state,
+    int stateBytes,
+    List<EventDraft> events,
+    String publicCommandId,
+    String commandDigest) {
+
+  /** Copies the draft list and checks the command fields come together. */
+  public CommitRequest {
+    Preconditions.checkArgument(expectedRevision >= 0, "expectedRevision must be >= 0: %s",
+        expectedRevision);
+    Preconditions.checkNotNull(state, "state");
+    events = List.copyOf(events);
+    Preconditions.checkArgument((publicCommandId == null) == (commandDigest == null),
+        "command id and digest come together");
+  }
+}

@@ -1,0 +1,35 @@
+package dev.ledger.core.spi;
+
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventPage;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The storage side of one ledger, untyped: what a backend (files, memory, later a database)
+ * implements so that {@link TypedLedger} can offer {@link dev.ledger.core.Ledger} on top of it.
+ * Argument validation, JSON mapping, size limits and the update retry loop live in
+ * {@code TypedLedger}; the backend owns atomicity, durability, revision and command checks,
+ * and the journal. Implementations are thread-safe.
+ */
+public interface LedgerBackend {
+  /** The ledger's root id. */
+  String rootId();
+
+  /** The latest committed state, or empty if the ledger was never committed to. */
+  Optional<StoredState> read();
+
+  /**
+   * Commits atomically: command replay or conflict first, then the revision check, then one
+   * record with the state and events.
+   */
+  CommitResult commit(CommitRequest request);
+
+  /** Up to {@code limit} events after {@code after} (limit already validated). */
+  EventPage events(Cursor after, int limit);
+
+  /** Every event after {@code after}, lazily; the caller closes the stream. */
+  Stream<Event> replay(Cursor after);
+}

@@ -1,0 +1,175 @@
+package dev.ledger.core.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.Versioned;
+import dev.ledger.core.journal.CommitRecord;
+import dev.ledger.core.json.LedgerJson;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+
+/**
+ * {@link Ledger} over any {@link LedgerBackend}: maps states with the shared JSON mapper,
+ * enforces the size limits and argument rules, derives the command id and digest, and runs
+ * the {@link #update} retry loop. Thread-safe if the backend is.
+ *
+ * @param <S> the state type
+ */
+public final class TypedLedger<S> implements Ledger<S> {
+  private static final int MAX_PAGE = 1000;
+
+  private final AbstractLedgerStore<?> store;
+  private final LedgerBackend backend;
+  private final Class<S> type;
+  private final LedgerOptions options;
+
+  TypedLedger(AbstractLedgerStore<?> store, LedgerBackend backend, Class<S> type) {
+    this.store = store;
+    this.backend = backend;
+    this.type = type;
+    this.options = store.options();
+  }
+
+  @Override
+  public String rootId() {
+    return backend.rootId();
+  }
+
+  @Override
+  public Versioned<S> load() {
+    return find().orElseThrow(() -> new LedgerNotFoundException(rootId()));
+  }
+
+  @Override
+  public Optional<Versioned<S>> find() {
+    return store.guarded(() -> backend.read().map(stored -> new Versioned<>(
+        LedgerJson.convert(stored.state(), type), stored.revision(), stored.updatedAt())));
+  }
+
+  @Override
+  public CommitResult commit(long expectedRevision, S newState, List<EventDraft> events) {
+    Preconditions.checkArgument(expectedRevision >= 0,
+        "expectedRevision must be >= 0 (Ledger.NO_REVISION to create): %s", expectedRevision);
+    Preconditions.checkNotNull(newState, "newState");
+    Preconditions.checkNotNull(events, "events");
+    CommitRequest request = request(expectedRevision, newState, events);
+    return store.guarded(() -> backend.commit(request));
+  }
+
+  @Override
+  public Versioned<S> update(UnaryOperator<S> change, EventDraft... events) {
+    Preconditions.checkNotNull(change, "change");
+    List<EventDraft> drafts = List.of(events);
+    RevisionConflictException last = null;
+    for (int attempt = 0; attempt < options.updateAttempts(); attempt++) {
+      if (attempt > 0) {
+        backoff(attempt);
+      }
+      Versioned<S> current = load();
+      S next = change.apply(current.state());
+      Preconditions.checkNotNull(next, "update function returned null for ledger '%s'", rootId());
+      try {
+        CommitResult result = commit(current.revision(), next, drafts);
+        return new Versioned<>(next, result.revision(), result.committedAt());
+      } catch (RevisionConflictException e) {
+        if (last != null) {
+          e.addSuppressed(last);
+        }
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  @Override
+  public EventPage events(Cursor after, int limit) {
+    Preconditions.checkNotNull(after, "after");
+    Preconditions.checkArgument(limit >= 1 && limit <= MAX_PAGE,
+        "limit must be between 1 and %s, got %s", MAX_PAGE, limit);
+    return store.guarded(() -> backend.events(after, limit));
+  }
+
+  @Override
+  public Stream<Event> replay(Cursor after) {
+    Preconditions.checkNotNull(after, "after");
+    return store.guarded(() -> backend.replay(after));
+  }
+
+  private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
+    byte[] stateBytes = LedgerJson.canonical(LedgerJson.tree(newState));
+    if (stateBytes.length > options.maxStateBytes()) {
+      throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),
+          stateBytes.length);
+    }
+    JsonNode state;
+    try {
+      state = LedgerJson.parse(stateBytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException("canonical JSON did not parse back", e);
+    }
+    String commandId = null;
+    ArrayNode content = JsonNodeFactory.instance.arrayNode();
+    for (int i = 0; i < drafts.size(); i++) {
+      EventDraft draft = Preconditions.checkNotNull(drafts.get(i), "event draft %s is null", i);
+      int size = LedgerJson.canonical(draft.payload()).length;
+      if (size > options.maxEventPayloadBytes()) {
+        throw new LimitExceededException(rootId(), "payload of event " + i + " ("
+            + draft.type() + ")", options.maxEventPayloadBytes(), size);
+      }
+      if (draft.commandId() != null) {
+        Preconditions.checkArgument(commandId == null || commandId.equals(draft.commandId()),
+            "all events of one commit must carry the same command id, got '%s' and '%s'",
+            commandId, draft.commandId());
+        commandId = draft.commandId();
+      }
+      ObjectNode item = content.addObject();
+      item.put("type", draft.type());
+      item.set("payload", draft.payload());
+      item.put("operationId", draft.operationId());
+    }
+    if (commandId == null) {
+      return new CommitRequest(expectedRevision, state, stateBytes.length, drafts, null, null);
+    }
+    ObjectNode command = JsonNodeFactory.instance.objectNode();
+    command.set("events", content);
+    command.set("state", state);
+    return new CommitRequest(expectedRevision, state, stateBytes.length, drafts,
+        CommitRecord.publicCommandId(commandId),
+        LedgerJson.sha256Hex(LedgerJson.canonical(command)));
+  }
+
+  private void backoff(int attempt) {
+    long baseNanos = options.updateBackoff().toNanos();
+    if (baseNanos == 0) {
+      return;
+    }
+    long ceiling = Math.min(baseNanos << Math.min(attempt, 16), TimeUnit.MILLISECONDS.toNanos(200));
+    long pause = ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1);
+    try {
+      TimeUnit.NANOSECONDS.sleep(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while backing off in update of ledger '"
+          + rootId() + "'", e);
+    }
+  }
+}
