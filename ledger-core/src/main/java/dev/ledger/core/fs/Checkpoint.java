@@ -1,0 +1,139 @@
+package dev.ledger.core.fs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.core.io.SafeFiles;
+import dev.ledger.core.json.LedgerJson;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/**
+ * A ledger's checkpoint, {@code state.json}: the state as of one revision and the journal
+ * position right after that revision's record. Readers load it and replay only the records
+ * after that position; it is never the commit point (the journal append is).
+ *
+ * <pre>
+ * {
+ *   "format" : 1,
+ *   "journal" : {
+ *     "nextSequence" : 8,           sequence of the first event after this revision
+ *     "offset" : 5120,              byte offset right after this revision's record
+ *     "segment" : 1                 segment holding that offset
+ *   },
+ *   "revision" : 5,
+ *   "root" : "run-1",
+ *   "state" : { ... },
+ *   "updatedAt" : "2026-11-29T19:22:32.123Z"
+ * }
+ * </pre>
+ * Written whole by temp file, {@code force}, atomic rename, directory {@code force}
+ * ({@link SafeFiles#replace}), every {@code checkpointInterval} commits and on close, under
+ * the ledger's lock. A reader therefore sees an old or a new checkpoint, never a mixture; a
+ * file that does not parse is damage and is reported, never treated as empty. A newer
+ * {@code format} is refused.
+ *
+ * @param root the ledger's root id
+ * @param revision the revision it holds
+ * @param updatedAt that revision's commit time
+ * @param nextSequence sequence of the next event
+ * @param segment segment of the journal position
+ * @param offset byte offset of the journal position
+ * @param state the state at that revision
+ */
+record Checkpoint(String root, long revision, Instant updatedAt, long nextSequence,
+    long segment, long offset, JsonNode state) {
+  static final int FORMAT = 1;
+
+  byte[] encode() {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("format", FORMAT);
+    ObjectNode journal = node.putObject("journal");
+    journal.put("nextSequence", nextSequence);
+    journal.put("offset", offset);
+    journal.put("segment", segment);
+    node.put("revision", revision);
+    node.put("root", root);
+    node.set("state", state);
+    node.put("updatedAt", updatedAt.toString());
+    return LedgerJson.pretty(node);
+  }
+
+  /**
+   * Reads the checkpoint of {@code root}, or null if there is none yet.
+   *
+   * @throws CorruptLedgerException if the file exists but is not a valid checkpoint of root
+   * @throws UnsupportedFormatException if it has a newer format
+   */
+  static Checkpoint read(Path file, String root, long maxBytes) {
+    byte[] bytes;
+    try {
+      bytes = SafeFiles.readBounded(file, maxBytes);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading checkpoint", file, e);
+    }
+    JsonNode node;
+    try {
+      node = LedgerJson.parse(bytes);
+    } catch (IOException e) {
+      throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
+          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
+    }
+    try {
+      if (!node.isObject()) {
+        throw new IllegalArgumentException("not a JSON object");
+      }
+      long format = integer(node, "format");
+      if (format > FORMAT) {
+        throw new UnsupportedFormatException(file, "checkpoint format", format, FORMAT);
+      }
+      if (format != FORMAT) {
+        throw new IllegalArgumentException("unknown format " + format);
+      }
+      JsonNode journal = node.get("journal");
+      if (journal == null || !journal.isObject()) {
+        throw new IllegalArgumentException("field 'journal' must be an object");
+      }
+      JsonNode rootNode = node.get("root");
+      if (rootNode == null || !rootNode.isTextual() || !rootNode.textValue().equals(root)) {
+        throw new IllegalArgumentException("field 'root' must be '" + root + "'");
+      }
+      JsonNode state = node.get("state");
+      if (state == null) {
+        throw new IllegalArgumentException("field 'state' is missing");
+      }
+      JsonNode updated = node.get("updatedAt");
+      if (updated == null || !updated.isTextual()) {
+        throw new IllegalArgumentException("field 'updatedAt' must be a string");
+      }
+      Checkpoint checkpoint = new Checkpoint(root, integer(node, "revision"),
+          Instant.parse(updated.textValue()), integer(journal, "nextSequence"),
+          integer(journal, "segment"), integer(journal, "offset"), state);
+      if (checkpoint.revision < 1 || checkpoint.nextSequence < 1 || checkpoint.segment < 1
+          || checkpoint.segment > checkpoint.revision + 1 || checkpoint.offset < 0) {
+        throw new IllegalArgumentException("inconsistent revision or journal position");
+      }
+      return checkpoint;
+    } catch (IllegalArgumentException | DateTimeParseException e) {
+      throw new CorruptLedgerException(file, -1, "invalid checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  private static long integer(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw new IllegalArgumentException("field '" + field + "' must be an integer");
+    }
+    return value.longValue();
+  }
+}

@@ -1,0 +1,121 @@
+package dev.ledger.core.fs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.core.io.SafeFiles;
+import dev.ledger.core.json.LedgerJson;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Where each recorded command id's commit lives, so a retried command is found in O(1) for
+ * the ledger's whole life, without scanning the journal.
+ *
+ * <pre>
+ * commands/&lt;hex 0-2&gt;/&lt;hex 2-64&gt;.json      hex = the SHA-256 in the public id cmd_&lt;hex&gt;
+ * {"digest":"&lt;content sha256&gt;","format":1,"offset":5120,"revision":5,"segment":1}
+ * </pre>
+ * Entries are written at checkpoint time (not on the commit path), each forced, then their
+ * directories forced, and only then is {@code state.json} replaced: so every command in a
+ * checkpointed revision has a durable entry, and commands after the checkpoint are known from
+ * the journal records a writer replays when it opens. An entry is idempotent (same content
+ * each time it is written), so a crash mid-checkpoint leaves nothing wrong.
+ */
+final class CommandIndex {
+  private static final Pattern PUBLIC_ID = Pattern.compile("cmd_[0-9a-f]{64}");
+
+  /** Where a command's commit record is, and the digest of its content. */
+  record Entry(String digest, long revision, long segment, long offset) {}
+
+  private final Path dir;
+
+  CommandIndex(Path dir) {
+    this.dir = dir;
+  }
+
+  Path path(String publicId) {
+    if (!PUBLIC_ID.matcher(publicId).matches()) {
+      throw new IllegalArgumentException("not a public command id: " + publicId);
+    }
+    String hex = publicId.substring(4);
+    return dir.resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".json");
+  }
+
+  /** The entry of {@code publicId}, or null if none was written. */
+  Entry find(String publicId) {
+    Path file = path(publicId);
+    byte[] bytes;
+    try {
+      bytes = SafeFiles.readBounded(file, 4096);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new LedgerIOException("reading command index entry", file, e);
+    }
+    try {
+      JsonNode node = LedgerJson.parse(bytes);
+      long format = integer(node, "format");
+      if (format > 1) {
+        throw new UnsupportedFormatException(file, "command index format", format, 1);
+      }
+      JsonNode digest = node.get("digest");
+      if (format != 1 || digest == null || !digest.isTextual()) {
+        throw new IllegalArgumentException("field 'digest' must be a string");
+      }
+      return new Entry(digest.textValue(), integer(node, "revision"), integer(node, "segment"),
+          integer(node, "offset"));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new CorruptLedgerException(file, -1, "invalid command index entry: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** Writes {@code entries} durably (with {@code sync}): each file, then the directories. */
+  void write(Map<String, Entry> entries, boolean sync) throws IOException {
+    Set<Path> dirs = new LinkedHashSet<>();
+    for (Map.Entry<String, Entry> item : entries.entrySet()) {
+      Path file = path(item.getKey());
+      SafeFiles.createDirectories(file.getParent(), sync);
+      Entry entry = item.getValue();
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      node.put("digest", entry.digest());
+      node.put("format", 1);
+      node.put("offset", entry.offset());
+      node.put("revision", entry.revision());
+      node.put("segment", entry.segment());
+      try (FileChannel channel = SafeFiles.open(file, Set.of(StandardOpenOption.CREATE,
+          StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
+        SafeFiles.writeFully(channel, ByteBuffer.wrap(LedgerJson.canonical(node)), 0);
+        if (sync) {
+          channel.force(true);
+        }
+      }
+      dirs.add(file.getParent());
+    }
+    if (sync) {
+      for (Path d : dirs) {
+        SafeFiles.forceDirectory(d);
+      }
+    }
+  }
+
+  private static long integer(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
+      throw new IllegalArgumentException("field '" + field + "' must be an integer");
+    }
+    return value.longValue();
+  }
+}

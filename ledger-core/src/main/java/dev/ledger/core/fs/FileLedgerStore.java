@@ -1,0 +1,187 @@
+package dev.ledger.core.fs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.Durability;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.core.io.Identifiers;
+import dev.ledger.core.io.SafeFiles;
+import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.spi.AbstractLedgerStore;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A {@link dev.ledger.core.LedgerStore} in a directory: durable, safe across threads and
+ * processes (including {@code kill -9} and power loss under {@link Durability#SYNC}), and
+ * readable with {@code cat} and {@code jq}. A copied directory is a complete, valid store.
+ *
+ * <pre>
+ * &lt;base&gt;/
+ *   store.json                               {"format": 1, "kind": "dev.ledger.store"}
+ *   ledgers/&lt;root dir&gt;/                       root id encoded by {@link Identifiers}
+ *     .lock                                  writer lock; holds "pid=... host=..." while held;
+ *                                            never deleted
+ *     state.json                             checkpoint ({@link Checkpoint}), absent until
+ *                                            the first checkpoint
+ *     journal/&lt;20-digit revision&gt;.jsonl      append-only segments ({@link JournalFiles}),
+ *                                            one checksummed commit record per line
+ *                                            ({@code JournalLine}, {@code CommitRecord})
+ *     commands/&lt;2 hex&gt;/&lt;62 hex&gt;.json         command id index ({@link CommandIndex})
+ * </pre>
+ * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
+ * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
+ * when no writer holds it).
+ *
+ * <p>Opening creates the base directory and {@code store.json} if missing; a
+ * {@code store.json} of a newer format is refused with {@link UnsupportedFormatException}.
+ * Thread-safe; any number of stores (in this or other processes) may open one directory.
+ */
+public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
+  private static final String KIND = "dev.ledger.store";
+  private static final int FORMAT = 1;
+
+  private final Path base;
+  private final Path ledgers;
+
+  private FileLedgerStore(Path base, LedgerOptions options) {
+    super(options, "file store at " + base);
+    this.base = base;
+    this.ledgers = base.resolve("ledgers");
+  }
+
+  /** Opens (creating if needed) a store in {@code base} with default options. */
+  public static FileLedgerStore open(Path base) {
+    return open(base, LedgerOptions.defaults());
+  }
+
+  /**
+   * Opens (creating if needed) a store in {@code base}.
+   *
+   * @throws UnsupportedFormatException if the store was written by a newer format
+   * @throws CorruptLedgerException if {@code store.json} is not a store marker
+   * @throws LedgerIOException if the directory cannot be created or read
+   */
+  public static FileLedgerStore open(Path base, LedgerOptions options) {
+    Preconditions.checkNotNull(base, "base");
+    Preconditions.checkNotNull(options, "options");
+    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), options);
+    store.initialize();
+    return store;
+  }
+
+  /** The base directory. */
+  public Path base() {
+    return base;
+  }
+
+  private void initialize() {
+    boolean sync = options().durability() == Durability.SYNC;
+    Path marker = base.resolve("store.json");
+    try {
+      SafeFiles.createDirectories(ledgers, sync);
+      if (!Files.exists(marker)) {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("format", FORMAT);
+        node.put("kind", KIND);
+        try {
+          SafeFiles.replace(marker, LedgerJson.pretty(node), sync);
+        } catch (NoSuchFileException e) {
+          // Another process moved the same temp file first; its marker is checked below.
+          if (!Files.exists(marker)) {
+            throw e;
+          }
+        }
+      }
+      checkMarker(marker, SafeFiles.readBounded(marker, 4096));
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(marker, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new LedgerIOException("opening store", base, e);
+    }
+  }
+
+  private static void checkMarker(Path marker, byte[] bytes) {
+    JsonNode node;
+    try {
+      node = LedgerJson.parse(bytes);
+    } catch (IOException e) {
+      throw new CorruptLedgerException(marker, -1, "not a store marker (not JSON)", e);
+    }
+    JsonNode kind = node.get("kind");
+    JsonNode format = node.get("format");
+    if (kind == null || !KIND.equals(kind.asText()) || format == null
+        || !format.isIntegralNumber()) {
+      throw new CorruptLedgerException(marker, -1, "not a store marker: expected kind '" + KIND
+          + "' and an integer format");
+    }
+    if (format.longValue() > FORMAT) {
+      throw new UnsupportedFormatException(marker, "store format", format.longValue(), FORMAT);
+    }
+    if (format.longValue() < 1) {
+      throw new CorruptLedgerException(marker, -1, "invalid store format " + format);
+    }
+  }
+
+  @Override
+  protected FileLedger newBackend(String rootId) {
+    return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
+        options());
+  }
+
+  @Override
+  public List<String> rootIds() {
+    return guarded(this::listRootIds);
+  }
+
+  private List<String> listRootIds() {
+    List<String> ids = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(ledgers)) {
+      for (Path entry : entries) {
+        String id = Identifiers.fromDirectoryName("root id",
+            entry.getFileName().toString());
+        if (id != null && Files.isDirectory(entry)
+            && (Files.exists(entry.resolve("journal").resolve(String.format("%020d.jsonl", 1)))
+                || Files.exists(entry.resolve("state.json")))) {
+          ids.add(id);
+        }
+      }
+    } catch (IOException e) {
+      throw new LedgerIOException("listing ledgers", ledgers, e);
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  @Override
+  protected void closeBackends(Collection<FileLedger> backends) {
+    LedgerException first = null;
+    for (FileLedger ledger : backends) {
+      try {
+        ledger.close();
+      } catch (LedgerException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.ledger.core.fs;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Names of a ledger's journal segments.
+ *
+ * <pre>
+ * journal/00000000000000000001.jsonl     first segment: records from revision 1
+ * journal/00000000000000004097.jsonl     next segment: its first record has revision 4097
+ * </pre>
+ * A segment is named by the revision of its first record, zero-padded to 20 digits so that
+ * names sort in journal order. The segment after one whose last record has revision R is
+ * therefore named R + 1: a reader moves to the next segment without listing the directory.
+ * Segments are append-only and never deleted; only a torn tail of the last one is cut.
+ */
+final class JournalFiles {
+  private static final Pattern NAME = Pattern.compile("\\d{20}\\.jsonl");
+
+  private final Path dir;
+  private final String root;
+  private final int maxLine;
+
+  JournalFiles(Path dir, String root, int maxLine) {
+    this.dir = dir;
+    this.root = root;
+    this.maxLine = maxLine;
+  }
+
+  Path dir() {
+    return dir;
+  }
+
+  String root() {
+    return root;
+  }
+
+  int maxLine() {
+    return maxLine;
+  }
+
+  /** The segment whose first record has revision {@code base}. */
+  Path segment(long base) {
+    return dir.resolve(String.format("%020d.jsonl", base));
+  }
+
+  /** Bases of every segment present, ascending. */
+  List<Long> bases() throws IOException {
+    List<Long> bases = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path entry : entries) {
+        String name = entry.getFileName().toString();
+        if (NAME.matcher(name).matches()) {
+          bases.add(Long.parseLong(name.substring(0, 20)));
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    Collections.sort(bases);
+    return bases;
+  }
+}

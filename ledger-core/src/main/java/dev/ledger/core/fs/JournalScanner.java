@@ -1,0 +1,191 @@
+package dev.ledger.core.fs;
+
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.core.journal.CommitRecord;
+import dev.ledger.core.journal.JournalLine;
+import dev.ledger.core.journal.PositionedRecord;
+import dev.ledger.core.journal.RecordSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads committed records forward from a position, across segments, checking every
+ * invariant of the journal: checksum, root, revision continuity (each record's revision is
+ * the previous one's plus one, and a segment's first record has the segment's revision), and
+ * sequence continuity.
+ *
+ * <p><b>Tail versus damage.</b> The first line that is incomplete or fails its checksum ends
+ * the scan. If nothing valid follows it (no valid line later in the segment and no later
+ * segment), it is the tail of an append that was in progress or torn by a crash: readers stop
+ * before it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the
+ * journal is damaged before its tail, and the scan throws {@link CorruptLedgerException}
+ * naming the file and offset. It never skips.
+ */
+final class JournalScanner implements RecordSource {
+  private final JournalFiles files;
+  private long segment;
+  private Path path;
+  private LineReader reader;
+  private long expectedRevision;
+  private long expectedSequence;
+  private long end;
+  private long tornAt = -1;
+  private boolean finished;
+
+  /**
+   * Starts at {@code offset} of segment {@code segment}, where a record with
+   * {@code revision} and {@code firstSequence} is expected (or the end of the journal).
+   */
+  JournalScanner(JournalFiles files, long segment, long offset, long revision,
+      long firstSequence) {
+    this.files = files;
+    this.expectedRevision = revision;
+    this.expectedSequence = firstSequence;
+    open(segment, offset);
+  }
+
+  private void open(long base, long offset) {
+    this.segment = base;
+    this.path = files.segment(base);
+    this.end = offset;
+    try {
+      this.reader = new LineReader(path, offset, files.maxLine());
+    } catch (IOException e) {
+      throw new LedgerIOException("opening journal segment", path, e);
+    }
+  }
+
+  /** Segment the scan is in (the last segment once it returned null). */
+  long segment() {
+    return segment;
+  }
+
+  /** Offset after the last valid record read in {@link #segment()}. */
+  long end() {
+    return end;
+  }
+
+  /** Revision the next record would have. */
+  long nextRevision() {
+    return expectedRevision;
+  }
+
+  /** Sequence the next event would have. */
+  long nextSequence() {
+    return expectedSequence;
+  }
+
+  /** Offset of a torn tail in {@link #segment()} found at the end, or -1. */
+  long tornAt() {
+    return tornAt;
+  }
+
+  @Override
+  public PositionedRecord next() {
+    if (finished) {
+      return null;
+    }
+    try {
+      while (true) {
+        LineReader.Line line = reader.next();
+        if (line == null) {
+          Path following = files.segment(expectedRevision);
+          if (expectedRevision != segment && Files.exists(following)) {
+            reader.close();
+            open(expectedRevision, 0);
+            continue;
+          }
+          finished = true;
+          return null;
+        }
+        if (line.kind() == LineReader.Kind.OVERSIZED) {
+          throw new CorruptLedgerException(path, line.offset(), "line longer than "
+              + files.maxLine() + " bytes");
+        }
+        if (line.kind() == LineReader.Kind.INCOMPLETE) {
+          tail(line.offset(), "incomplete line of " + line.length() + " bytes");
+          return null;
+        }
+        CommitRecord record;
+        try {
+          record = JournalLine.decode(line.bytes(), line.length());
+        } catch (JournalLine.DefectException e) {
+          tail(line.offset(), e.getMessage());
+          return null;
+        } catch (CommitRecord.FutureFormatException e) {
+          throw new UnsupportedFormatException(path, "journal record format", e.format(),
+              CommitRecord.FORMAT);
+        }
+        check(record, line.offset());
+        end = line.offset() + line.length() + 1;
+        expectedRevision = record.revision() + 1;
+        expectedSequence = record.nextSequence();
+        return new PositionedRecord(record, segment, line.offset());
+      }
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal segment", path, e);
+    }
+  }
+
+  private void check(CommitRecord record, long offset) {
+    if (!record.root().equals(files.root())) {
+      throw new CorruptLedgerException(path, offset, "record of ledger '" + record.root()
+          + "', expected '" + files.root() + "'");
+    }
+    if (record.revision() != expectedRevision) {
+      throw new CorruptLedgerException(path, offset, "expected revision " + expectedRevision
+          + ", found revision " + record.revision());
+    }
+    if (offset == 0 && record.revision() != segment) {
+      throw new CorruptLedgerException(path, offset, "segment named for revision " + segment
+          + " starts with revision " + record.revision());
+    }
+    if (record.firstSequence() != expectedSequence) {
+      throw new CorruptLedgerException(path, offset, "expected first sequence "
+          + expectedSequence + ", found " + record.firstSequence());
+    }
+  }
+
+  /** Decides whether the bad line at {@code offset} is the tail or damage before it. */
+  private void tail(long offset, String reason) throws IOException {
+    finished = true;
+    LineReader.Line later;
+    while ((later = reader.next()) != null) {
+      if (later.kind() != LineReader.Kind.COMPLETE) {
+        break;
+      }
+      if (decodes(later)) {
+        throw new CorruptLedgerException(path, offset, reason
+            + "; a valid record follows at offset " + later.offset());
+      }
+    }
+    for (long base : files.bases()) {
+      if (base > segment) {
+        throw new CorruptLedgerException(path, offset, reason + "; segment "
+            + files.segment(base).getFileName() + " follows");
+      }
+    }
+    tornAt = offset;
+  }
+
+  private static boolean decodes(LineReader.Line line) {
+    try {
+      JournalLine.decode(line.bytes(), line.length());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      reader.close();
+    } catch (IOException e) {
+      throw new LedgerIOException("closing journal segment", path, e);
+    }
+  }
+}
