@@ -1,0 +1,57 @@
+package dev.ledger.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ledger.core.Cursor;
+import dev.ledger.core.InvalidCursorException;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class CursorCodecTest {
+  @Test
+  void encodeDecodeRoundTripsAndTokensAreUrlSafe() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < 5000; i++) {
+      long after = random.nextLong() & Long.MAX_VALUE;
+      long segment = random.nextLong() & Long.MAX_VALUE;
+      long offset = random.nextLong() & Long.MAX_VALUE;
+      String root = "root-" + random.nextInt(100);
+      Cursor cursor = CursorCodec.encode(root, after, segment, offset);
+      assertThat(cursor.token()).as("seed %s", seed).matches("[A-Za-z0-9_-]+")
+          .hasSizeLessThanOrEqualTo(CursorCodec.MAX_TOKEN_LENGTH);
+      assertThat(CursorCodec.decode(root, cursor)).as("seed %s", seed)
+          .isEqualTo(new CursorCodec.Position(after, segment, offset));
+    }
+  }
+
+  @Test
+  void randomTokensAreRefusedWithTheTypedError() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/. \u0000";
+    for (int i = 0; i < 5000; i++) {
+      StringBuilder token = new StringBuilder();
+      for (int n = random.nextInt(300); n > 0; n--) {
+        token.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      assertThatThrownBy(() -> CursorCodec.decode("root", Cursor.of(token.toString())))
+          .as("seed %s token %s", seed, token).isInstanceOf(InvalidCursorException.class);
+    }
+  }
+
+  @Test
+  void negativeAndForeignPositionsAreRefused() {
+    Cursor negative = CursorCodec.encode("r", 5, 1, 0);
+    assertThatThrownBy(() -> CursorCodec.decode("other", negative))
+        .isInstanceOf(InvalidCursorException.class).hasMessageContaining("another ledger");
+    String json = "{\"after\":-1,\"offset\":0,\"root\":\"%s\",\"segment\":1,\"v\":1}";
+    String digest = com.google.common.hash.Hashing.sha256().hashString("r",
+        java.nio.charset.StandardCharsets.UTF_8).toString().substring(0, 16);
+    String token = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+        String.format(json, digest).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> CursorCodec.decode("r", Cursor.of(token)))
+        .isInstanceOf(InvalidCursorException.class).hasMessageContaining("negative");
+  }
+}

@@ -1,0 +1,77 @@
+package dev.ledger.core.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.spi.CommitRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class JournalLineTest {
+  private static CommitRecord record() {
+    var state = JsonNodeFactory.instance.objectNode().put("a", "b\nc\"d");
+    CommitRequest request = new CommitRequest(0, state, 20,
+        List.of(EventDraft.of("t", Map.of("p", "\u00e9\n\u2028"))), "cmd_" + "0".repeat(64),
+        "f".repeat(64));
+    return CommitRecord.next("root-1", 0, 1, null, request, Instant.parse("2026-01-01T00:00:00Z"));
+  }
+
+  @Test
+  void encodedLineIsOneJsonLineThatDecodesBack() throws Exception {
+    CommitRecord record = record();
+    byte[] line = JournalLine.encode(record);
+    assertThat(line[line.length - 1]).isEqualTo((byte) '\n');
+    String text = new String(line, StandardCharsets.UTF_8);
+    int firstNewline = 0;
+    while (line[firstNewline] != '\n') {
+      firstNewline++;
+    }
+    assertThat(firstNewline).isEqualTo(line.length - 1);
+    assertThat(text).startsWith("{\"crc32c\":\"");
+    assertThat(dev.ledger.core.json.LedgerJson.parse(line).get("commit").get("revision").asLong())
+        .isEqualTo(1);
+    assertThat(JournalLine.decode(line, line.length - 1)).isEqualTo(record);
+  }
+
+  @Test
+  void everySingleBitFlipIsDetected() {
+    byte[] line = JournalLine.encode(record());
+    for (int i = 0; i < line.length - 1; i++) {
+      for (int bit = 0; bit < 8; bit++) {
+        byte[] copy = line.clone();
+        copy[i] ^= (byte) (1 << bit);
+        int at = i;
+        assertThatThrownBy(() -> JournalLine.decode(copy, copy.length - 1))
+            .as("byte %s bit %s", at, bit).isInstanceOf(RuntimeException.class);
+      }
+    }
+  }
+
+  @Test
+  void randomGarbageIsADefectNeverARecord() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < 5000; i++) {
+      byte[] garbage = new byte[random.nextInt(200)];
+      random.nextBytes(garbage);
+      assertThatThrownBy(() -> JournalLine.decode(garbage, garbage.length)).as("seed %s", seed)
+          .isInstanceOf(JournalLine.DefectException.class);
+    }
+  }
+
+  @Test
+  void truncatedLinesAreDefects() {
+    byte[] line = JournalLine.encode(record());
+    for (int length = 0; length < line.length - 1; length++) {
+      int n = length;
+      assertThatThrownBy(() -> JournalLine.decode(line, n)).isInstanceOf(
+          JournalLine.DefectException.class);
+    }
+  }
+}

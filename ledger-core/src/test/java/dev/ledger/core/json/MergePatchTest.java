@@ -1,0 +1,114 @@
+package dev.ledger.core.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class MergePatchTest {
+  private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+  @Test
+  void diffThenApplyGivesTheTargetForRandomDocuments() {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    int patched = 0;
+    for (int i = 0; i < 2000; i++) {
+      JsonNode source = randomObject(random, 3);
+      JsonNode target = random.nextBoolean() ? mutate(source.deepCopy(), random)
+          : randomObject(random, 3);
+      Optional<JsonNode> patch = MergePatch.diff(source, target);
+      if (patch.isPresent()) {
+        patched++;
+        assertThat(MergePatch.apply(source, patch.get())).as("seed %s case %s", seed, i)
+            .isEqualTo(target);
+      } else {
+        assertThat(containsNull(target)).as("seed %s case %s: only nulls defeat a patch", seed, i)
+            .isTrue();
+      }
+    }
+    assertThat(patched).as("seed %s", seed).isGreaterThan(500);
+  }
+
+  @Test
+  void patchCarriesOnlyTheChange() throws Exception {
+    JsonNode a = LedgerJson.parse("{\"big\":{\"x\":[1,2,3],\"y\":\"long text\"},\"n\":1}"
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    JsonNode b = LedgerJson.parse("{\"big\":{\"x\":[1,2,3],\"y\":\"long text\"},\"n\":2}"
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(MergePatch.diff(a, b)).contains(F.objectNode().put("n", 2));
+  }
+
+  @Test
+  void explicitNullsAndNonObjectRootsFallBackToWholeDocuments() {
+    ObjectNode a = F.objectNode().put("a", 1);
+    ObjectNode b = F.objectNode().put("a", 1).putNull("b");
+    assertThat(MergePatch.diff(a, b)).isEmpty();
+    assertThat(MergePatch.diff(F.arrayNode(), F.arrayNode().add(1))).isEmpty();
+    assertThat(MergePatch.apply(a, F.textNode("x"))).isEqualTo(F.textNode("x"));
+  }
+
+  private static boolean containsNull(JsonNode node) {
+    if (node.isNull()) {
+      return true;
+    }
+    for (JsonNode child : node) {
+      if (containsNull(child)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static JsonNode mutate(JsonNode node, Random random) {
+    if (!node.isObject()) {
+      return node;
+    }
+    ObjectNode object = (ObjectNode) node;
+    String key = "k" + random.nextInt(6);
+    switch (random.nextInt(4)) {
+      case 0 -> object.remove(key);
+      case 1 -> object.set(key, randomValue(random, 2));
+      case 2 -> {
+        JsonNode child = object.get(key);
+        if (child != null) {
+          object.set(key, mutate(child, random));
+        }
+      }
+      default -> object.put(key, random.nextInt(3));
+    }
+    return object;
+  }
+
+  private static ObjectNode randomObject(Random random, int depth) {
+    ObjectNode node = F.objectNode();
+    int n = random.nextInt(5);
+    for (int i = 0; i < n; i++) {
+      node.set("k" + random.nextInt(6), randomValue(random, depth - 1));
+    }
+    return node;
+  }
+
+  private static JsonNode randomValue(Random random, int depth) {
+    int kind = random.nextInt(depth <= 0 ? 4 : 6);
+    return switch (kind) {
+      case 0 -> F.numberNode(random.nextInt(10));
+      case 1 -> F.textNode("s" + random.nextInt(10));
+      case 2 -> F.booleanNode(random.nextBoolean());
+      case 3 -> random.nextInt(8) == 0 ? F.nullNode() : F.numberNode(random.nextDouble());
+      case 4 -> randomObject(random, depth);
+      default -> {
+        ArrayNode array = F.arrayNode();
+        for (int i = random.nextInt(3); i > 0; i--) {
+          array.add(randomValue(random, depth - 1));
+        }
+        yield array;
+      }
+    };
+  }
+}
