@@ -53,6 +53,11 @@ public final class FileLocks {
     long deadline = System.nanoTime() + timeout.toNanos();
     Path key = canonical(lockFile);
     Entry entry = retain(key);
+    if (entry.lock.isHeldByCurrentThread()) {
+      unlockAndRelease(key, entry, false);
+      throw new IllegalStateException("Lock " + lockFile + " is already held by this thread; "
+          + "ledger locks are not reentrant");
+    }
     boolean inProcess = false;
     try {
       inProcess = entry.lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS);
