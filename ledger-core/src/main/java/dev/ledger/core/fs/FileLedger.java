@@ -51,9 +51,12 @@ import org.slf4j.LoggerFactory;
  * command index entries and {@code state.json} → unlock. One forced write per commit in the
  * common case.
  *
- * <p><b>Reader path.</b> No lock. If this process's writer published the latest revision and
- * the journal has not grown since, return it; otherwise read {@code state.json} and apply the
- * records after its position, stopping before an incomplete or torn tail.
+ * <p><b>Reader path.</b> No lock. The latest position this process saw committed (by its
+ * writer or an earlier read) is cached with its state: if the journal has not grown since
+ * (one {@code stat} of the segment and one of the next segment's name), it is the answer;
+ * if it has grown, only the new records are applied. Otherwise (first read, or the journal
+ * no longer reaches the cached position) read {@code state.json} and apply the records after
+ * its position. Reads stop before an incomplete or torn tail.
  *
  * <p><b>Failure.</b> An I/O error while appending or forcing poisons the ledger in this store:
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
@@ -90,8 +93,9 @@ final class FileLedger implements LedgerBackend {
     final Map<String, CommandIndex.Entry> recentCommands = new LinkedHashMap<>();
   }
 
-  private record Published(JsonNode state, long revision, Instant updatedAt, long segment,
-      long end) {}
+  /** The latest position this process has seen committed, with its state: a read cache. */
+  private record Published(JsonNode state, long revision, Instant updatedAt, long nextSequence,
+      long segment, long end) {}
 
   FileLedger(String root, Path dir, LedgerOptions options) {
     this.root = root;
@@ -120,8 +124,14 @@ final class FileLedger implements LedgerBackend {
   @Override
   public Optional<StoredState> read() {
     Published p = published;
-    if (p != null && isLatest(p)) {
-      return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt()));
+    if (p != null) {
+      if (isLatest(p)) {
+        return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt()));
+      }
+      Optional<StoredState> forward = readForward(p);
+      if (forward != null) {
+        return forward;
+      }
     }
     Tail t = start(Checkpoint.read(stateFile, root, maxCheckpointBytes));
     if (!Files.exists(journal.segment(t.segment))) {
@@ -132,14 +142,58 @@ final class FileLedger implements LedgerBackend {
     } catch (IOException e) {
       throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
     }
+    return readFrom(t);
+  }
+
+  /**
+   * Reads on from a position this process saw committed: records are append-only and only
+   * bytes beyond committed ones are ever cut, so what follows it is what was committed since.
+   * Returns null if the segment no longer reaches the position (external damage), so the
+   * caller starts over from the checkpoint.
+   */
+  private Optional<StoredState> readForward(Published p) {
+    try {
+      if (Files.size(journal.segment(p.segment())) < p.end()) {
+        return null;
+      }
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
+    }
+    Tail t = new Tail();
+    t.revision = p.revision();
+    t.nextSequence = p.nextSequence();
+    t.segment = p.segment();
+    t.end = p.end();
+    t.state = p.state();
+    t.updatedAt = p.updatedAt();
+    return readFrom(t);
+  }
+
+  private Optional<StoredState> readFrom(Tail t) {
     try (JournalScanner scan = scanner(t)) {
       PositionedRecord r;
       while ((r = scan.next()) != null) {
         apply(t, r, false);
       }
+      t.segment = scan.segment();
+      t.end = scan.end();
     }
-    return t.revision == 0 ? Optional.empty()
-        : Optional.of(new StoredState(t.state, t.revision, t.updatedAt));
+    if (t.revision == 0) {
+      return Optional.empty();
+    }
+    publish(t);
+    return Optional.of(new StoredState(t.state, t.revision, t.updatedAt));
+  }
+
+  /** Offers a position to the read cache; a newer one already there is kept. */
+  private void publish(Tail t) {
+    Published p = published;
+    if (p == null || p.revision() <= t.revision) {
+      published = new Published(t.state, t.revision, t.updatedAt, t.nextSequence, t.segment,
+          t.end);
+    }
   }
 
   private boolean isLatest(Published p) {
@@ -257,6 +311,7 @@ final class FileLedger implements LedgerBackend {
       if (line.length > journal.maxLine()) {
         throw new LimitExceededException(root, "commit record", journal.maxLine(), line.length);
       }
+      held.verify();
       long offset = append(t, line, record.revision());
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
@@ -267,7 +322,7 @@ final class FileLedger implements LedgerBackend {
             record.revision(), t.segment, offset));
       }
       t.sinceCheckpoint++;
-      published = new Published(t.state, t.revision, t.updatedAt, t.segment, t.end);
+      publish(t);
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }

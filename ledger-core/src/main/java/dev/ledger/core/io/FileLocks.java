@@ -1,6 +1,7 @@
 package dev.ledger.core.io;
 
 import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LockLostException;
 import dev.ledger.core.LockTimeoutException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -10,7 +11,10 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,6 +56,16 @@ public final class FileLocks {
    */
   public static Held acquire(Path lockFile, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Held held = tryAcquire(lockFile, timeout, deadline);
+      if (held != null) {
+        return held;
+      }
+    }
+  }
+
+  /** One attempt; null if the file was replaced between opening and locking it. */
+  private static Held tryAcquire(Path lockFile, Duration timeout, long deadline) {
     Path key = canonical(lockFile);
     Entry entry = retain(key);
     if (entry.lock.isHeldByCurrentThread()) {
@@ -61,7 +75,8 @@ public final class FileLocks {
     }
     boolean inProcess = false;
     try {
-      inProcess = entry.lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      inProcess = entry.lock.tryLock(Math.max(0, deadline - System.nanoTime()),
+          TimeUnit.NANOSECONDS);
       if (!inProcess) {
         throw new LockTimeoutException(lockFile, timeout, "another thread of this process ("
             + SELF + ")");
@@ -69,9 +84,16 @@ public final class FileLocks {
       FileChannel channel = SafeFiles.open(lockFile, Set.of(StandardOpenOption.CREATE,
           StandardOpenOption.READ, StandardOpenOption.WRITE));
       try {
+        Object fileKey = fileKey(lockFile);
         FileLock lock = lockWithDeadline(channel, lockFile, timeout, deadline);
+        Held held = new Held(key, entry, channel, lock, lockFile, fileKey);
+        if (!held.stillNamed()) {
+          // Replaced between open and lock: this channel locks an orphaned file.
+          held.releaseOnly();
+          return null;
+        }
         recordHolder(channel);
-        return new Held(key, entry, channel, lock, lockFile);
+        return held;
       } catch (RuntimeException | IOException e) {
         closeQuietly(channel, e);
         throw e;
@@ -114,6 +136,10 @@ public final class FileLocks {
       }
       pauseNanos = Math.min(pauseNanos * 2, TimeUnit.MILLISECONDS.toNanos(5));
     }
+  }
+
+  private static Object fileKey(Path lockFile) throws IOException {
+    return Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
   }
 
   private static void recordHolder(FileChannel channel) throws IOException {
@@ -198,14 +224,58 @@ public final class FileLocks {
     private final FileChannel channel;
     private final FileLock lock;
     private final Path lockFile;
+    private final Object fileKey;
     private boolean closed;
 
-    private Held(Path key, Entry entry, FileChannel channel, FileLock lock, Path lockFile) {
+    private Held(Path key, Entry entry, FileChannel channel, FileLock lock, Path lockFile,
+        Object fileKey) {
       this.key = key;
       this.entry = entry;
       this.channel = channel;
       this.lock = lock;
       this.lockFile = lockFile;
+      this.fileKey = fileKey;
+    }
+
+    private boolean stillNamed() throws IOException {
+      try {
+        return fileKey == null || fileKey.equals(fileKey(lockFile));
+      } catch (NoSuchFileException e) {
+        return false;
+      }
+    }
+
+    /**
+     * Checks that the lock file's name still refers to the file this lock holds. Call it just
+     * before a commit point: if the file was deleted or replaced, another process may hold a
+     * lock on the new file, and writing would race it. Costs one {@code stat}. Where the
+     * platform gives no file keys, this check cannot be made and passes.
+     *
+     * @throws LockLostException if the file is gone or is another file now
+     */
+    public void verify() {
+      try {
+        if (!stillNamed()) {
+          throw new LockLostException(lockFile, Files.exists(lockFile) ? "replaced" : "deleted");
+        }
+      } catch (IOException e) {
+        throw new LedgerIOException("checking lock file", lockFile, e);
+      }
+    }
+
+    private void releaseOnly() {
+      closed = true;
+      try {
+        lock.release();
+      } catch (IOException e) {
+        LOG.debug("releasing an orphaned lock failed", e);
+      }
+      try {
+        channel.close();
+      } catch (IOException e) {
+        LOG.debug("closing an orphaned lock channel failed", e);
+      }
+      unlockAndRelease(key, entry, true);
     }
 
     /** The lock file. */
