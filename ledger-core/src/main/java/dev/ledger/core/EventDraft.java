@@ -13,7 +13,8 @@ import dev.ledger.core.json.LedgerJson;
  * original result (or throws {@link CommandConflictException} if its content differs).
  *
  * @param type the event type, 1 to 200 characters
- * @param payload the JSON payload (copied on construction)
+ * @param payload the JSON payload (copied on construction; at most
+ *     {@link LedgerJson#MAX_NESTING_DEPTH} deep, else {@code IllegalArgumentException})
  * @param commandId the caller's command id, or null
  * @param operationId the caller's operation id (a background operation it concerns), or null
  */
@@ -25,7 +26,7 @@ public record EventDraft(String type, JsonNode payload, String commandId, String
   public EventDraft {
     checkName("event type", type, false);
     Preconditions.checkNotNull(payload, "payload");
-    payload = payload.deepCopy();
+    payload = LedgerJson.checkDepth(payload).deepCopy();
     checkName("command id", commandId, true);
     checkName("operation id", operationId, true);
   }

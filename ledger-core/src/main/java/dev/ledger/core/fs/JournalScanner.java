@@ -112,6 +112,8 @@ final class JournalScanner implements RecordSource {
         CommitRecord record;
         try {
           record = JournalLine.decode(line.bytes(), line.length());
+        } catch (JournalLine.InvalidRecordException e) {
+          throw new CorruptLedgerException(path, line.offset(), e.getMessage());
         } catch (JournalLine.DefectException e) {
           tail(line.offset(), e.getMessage());
           return null;
@@ -171,9 +173,12 @@ final class JournalScanner implements RecordSource {
     tornAt = offset;
   }
 
+  /** Whether a line was written whole: its checksum holds, whatever its content. */
   private static boolean decodes(LineReader.Line line) {
     try {
       JournalLine.decode(line.bytes(), line.length());
+      return true;
+    } catch (JournalLine.InvalidRecordException | CommitRecord.FutureFormatException e) {
       return true;
     } catch (RuntimeException e) {
       return false;

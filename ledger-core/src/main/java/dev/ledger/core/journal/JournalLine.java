@@ -84,7 +84,8 @@ public final class JournalLine {
     try {
       return CommitRecord.fromJson(LedgerJson.parse(line, PREFIX, bodyLength));
     } catch (IOException | IllegalArgumentException e) {
-      throw new DefectException("checksum holds but the record is invalid: " + e.getMessage());
+      throw new InvalidRecordException("checksum holds but the record is invalid: "
+          + e.getMessage());
     }
   }
 
@@ -107,11 +108,24 @@ public final class JournalLine {
   }
 
   /** A line that is not a valid record; the reader decides whether it is a torn tail. */
-  public static final class DefectException extends RuntimeException {
+  public static class DefectException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     DefectException(String message) {
       super(message, null, false, false);
+    }
+  }
+
+  /**
+   * A line whose checksum holds but whose record is not one this library writes. No crash
+   * produces this (a torn write fails the checksum), so it is damage wherever it is, even at
+   * the tail, and is never cut.
+   */
+  public static final class InvalidRecordException extends DefectException {
+    private static final long serialVersionUID = 1L;
+
+    InvalidRecordException(String message) {
+      super(message);
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.ledger.core.json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,7 +26,8 @@ import java.io.IOException;
  *   <li>compact output ({@link #canonical}) for journal lines and digests, two-space
  *       indentation ({@link #pretty}) for whole files meant to be read with {@code cat};
  *   <li>strict reading: duplicate keys, trailing tokens and non-standard JSON are errors;
- *       nesting depth and token sizes are bounded by Jackson's stream read constraints.
+ *       nesting depth is bounded at {@link #MAX_NESTING_DEPTH} both ways (a value that
+ *       could be written can always be read back), token sizes by Jackson's defaults.
  * </ul>
  *
  * Thread-safe: the mapper is configured once and only used.
@@ -48,7 +50,11 @@ public final class LedgerJson {
       .build();
 
   static {
+    // Writing and reading share one depth bound, so whatever is written can be read back.
     MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+        .maxNestingDepth(MAX_NESTING_DEPTH)
+        .build());
+    MAPPER.getFactory().setStreamWriteConstraints(StreamWriteConstraints.builder()
         .maxNestingDepth(MAX_NESTING_DEPTH)
         .build());
   }
@@ -63,12 +69,44 @@ public final class LedgerJson {
     return MAPPER;
   }
 
-  /** Maps any Jackson-serializable value (or a {@code JsonNode}) to a tree. */
+  /**
+   * Maps any Jackson-serializable value (or a {@code JsonNode}, copied) to a tree.
+   *
+   * @throws IllegalArgumentException if a tree is nested deeper than {@link #MAX_NESTING_DEPTH}
+   */
   public static JsonNode tree(Object value) {
     if (value instanceof JsonNode node) {
-      return node.deepCopy();
+      return checkDepth(node).deepCopy();
     }
-    return MAPPER.valueToTree(value);
+    return checkDepth(MAPPER.valueToTree(value));
+  }
+
+  /**
+   * Returns {@code node} if it is nested at most {@link #MAX_NESTING_DEPTH} deep. Walks the
+   * tree without recursion, so a hostile tree cannot overflow the stack before it is refused.
+   *
+   * @throws IllegalArgumentException naming the bound otherwise
+   */
+  public static JsonNode checkDepth(JsonNode node) {
+    java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+    nodes.push(node);
+    depths.push(0);
+    while (!nodes.isEmpty()) {
+      JsonNode current = nodes.pop();
+      int depth = depths.pop();
+      if (current.isContainerNode()) {
+        if (depth + 1 > MAX_NESTING_DEPTH) {
+          throw new IllegalArgumentException("JSON nesting depth exceeds the maximum of "
+              + MAX_NESTING_DEPTH);
+        }
+        for (JsonNode child : current) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+    return node;
   }
 
   /** Compact UTF-8 JSON with sorted keys: the canonical form digests are computed over. */
