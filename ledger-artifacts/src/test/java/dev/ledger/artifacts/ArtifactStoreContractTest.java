@@ -119,6 +119,27 @@ public abstract class ArtifactStoreContractTest {
   }
 
   @Test
+  void failingSourcesStoreNothing() {
+    assertThatThrownBy(() -> store.blobs().put(temp.resolve("no-such-file")))
+        .isInstanceOf(dev.ledger.core.LedgerIOException.class)
+        .hasMessageContaining("no-such-file");
+    InputStream failing = new InputStream() {
+      private int left = 100_000;
+
+      @Override
+      public int read() throws IOException {
+        if (left-- <= 0) {
+          throw new IOException("source failed");
+        }
+        return 'x';
+      }
+    };
+    assertThatThrownBy(() -> store.blobs().put(failing))
+        .isInstanceOf(dev.ledger.core.LedgerIOException.class);
+    assertThat(store.blobs().verify().checked()).isZero();
+  }
+
+  @Test
   void contentIdsAreValidated() {
     assertThatThrownBy(() -> new ContentId("ABC")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> ContentId.parse("md5:00"))

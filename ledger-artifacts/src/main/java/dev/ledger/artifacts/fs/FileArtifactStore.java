@@ -128,7 +128,7 @@ public final class FileArtifactStore implements ArtifactStore {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("format", FORMAT);
         node.put("kind", KIND);
-        Path temp = writeTemp(LedgerJson.pretty(node));
+        Path temp = writeTemp(LedgerJson.pretty(node), false);
         SafeFiles.publishOnce(temp, marker, sync()); // a racing opener may have won: fine
       }
       checkMarker(marker, SafeFiles.readBounded(marker, 4096));
@@ -194,8 +194,7 @@ public final class FileArtifactStore implements ArtifactStore {
         }
       }
       SafeFiles.createDirectories(file.getParent(), sync());
-      Path temp = writeTemp(SnapshotFile.encode(snapshot));
-      FileBlobStore.makeReadOnly(temp);
+      Path temp = writeTemp(SnapshotFile.encode(snapshot), true);
       if (SafeFiles.publishOnce(temp, file, sync())) {
         return snapshot;
       }
@@ -310,14 +309,22 @@ public final class FileArtifactStore implements ArtifactStore {
     return ids;
   }
 
-  /** Writes {@code bytes} to a new temp file (forced under SYNC) and returns it. */
-  Path writeTemp(byte[] bytes) throws IOException {
+  /**
+   * Writes {@code bytes} to a new temp file, forced under SYNC and optionally made read-only,
+   * and returns it; on failure the temp file is removed.
+   */
+  private Path writeTemp(byte[] bytes, boolean readOnly) throws IOException {
     Path temp = layout.tmp().resolve(UUID.randomUUID() + ".tmp");
-    try (FileChannel channel = SafeFiles.open(temp,
-        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
-      SafeFiles.writeFully(channel, ByteBuffer.wrap(bytes), 0);
-      if (sync()) {
-        channel.force(true);
+    try {
+      try (FileChannel channel = SafeFiles.open(temp,
+          Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
+        SafeFiles.writeFully(channel, ByteBuffer.wrap(bytes), 0);
+        if (sync()) {
+          channel.force(true);
+        }
+      }
+      if (readOnly) {
+        FileBlobStore.makeReadOnly(temp);
       }
     } catch (IOException e) {
       try {

@@ -32,10 +32,11 @@ import java.util.UUID;
  * The blobs of a {@link FileArtifactStore}, one immutable file per content id.
  *
  * <pre>
- * artifacts/blobs/sha256/&lt;first 2 hex&gt;/&lt;other 62 hex&gt;   the bytes, nothing else;
- *                                                   read-only (0400); its modification
- *                                                   time is when it was last put
- * artifacts/tmp/&lt;uuid&gt;.tmp                            a put in progress (or crashed)
+ * artifacts/blobs/sha256/&lt;first 2 hex&gt;/&lt;other 62 hex&gt;
+ *     the bytes, nothing else; read-only (0400); its modification time is when it was
+ *     last put, by the store clock
+ * artifacts/tmp/&lt;uuid&gt;.tmp
+ *     a put in progress (or crashed)
  * </pre>
  *
  * <p><b>Put.</b> The input is streamed through a 64 KiB buffer into a new temp file while
@@ -95,6 +96,9 @@ public final class FileBlobStore implements BlobStore {
       LedgerIOException failure = new LedgerIOException("storing a blob via", temp, e);
       deleteQuietly(temp, failure);
       throw failure;
+    } catch (RuntimeException e) { // e.g. a verifying source stream that found damage
+      deleteQuietly(temp, e);
+      throw e;
     }
     publish(temp, id);
     return id;

@@ -157,6 +157,18 @@ class FileArtifactStoreTest extends ArtifactStoreContractTest {
   }
 
   @Test
+  void failedPutsLeaveNoTempFile() throws IOException {
+    ContentId id = store.blobs().put(utf8("source"));
+    writeOver(fs().blobs().path(id), utf8("damaged"));
+    try (InputStream damaged = store.blobs().open(id)) {
+      assertThatThrownBy(() -> store.blobs().put(damaged))
+          .isInstanceOf(CorruptBlobException.class);
+    }
+    assertThat(tempFiles()).isEmpty();
+    assertThat(store.blobs().verify().checked()).isEqualTo(1);
+  }
+
+  @Test
   void misnamedAndStrayBlobFilesAreReported() throws IOException {
     store.blobs().put(utf8("fine"));
     Path fan = base.resolve("artifacts/blobs/sha256/ab");
