@@ -34,8 +34,10 @@ public abstract class ArtifactStoreContractTest {
 
   /** The clock the store under test must use for frozenAt and blob ages. */
   protected final MutableClock clock = new MutableClock(NOW);
+  /** The store under test, fresh for each test. */
   protected ArtifactStore store;
 
+  /** A scratch directory for input files (and for stores that need one). */
   @TempDir
   protected Path temp;
 
@@ -52,16 +54,19 @@ public abstract class ArtifactStoreContractTest {
     store.close();
   }
 
+  /** The UTF-8 bytes of {@code text}. */
   protected static byte[] utf8(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** Reads {@code in} to its end and closes it. */
   protected static byte[] readAll(InputStream in) throws IOException {
     try (in) {
       return in.readAllBytes();
     }
   }
 
+  /** A submission with {@code summary} referencing {@code blobs} as artifacts, in order. */
   protected static AttemptSubmission submission(String summary, ContentId... blobs) {
     List<ArtifactRef> refs = new ArrayList<>();
     for (int i = 0; i < blobs.length; i++) {

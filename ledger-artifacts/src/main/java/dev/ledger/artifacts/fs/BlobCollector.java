@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mark and sweep of unreferenced blobs, under the store lock for the whole run (see
@@ -34,6 +36,7 @@ import java.util.Set;
  */
 final class BlobCollector {
   private static final Duration TEMP_MIN_AGE = Duration.ofHours(1);
+  private static final Logger LOG = LoggerFactory.getLogger(BlobCollector.class);
 
   private final FileArtifactStore store;
   private final StoreLayout layout;
@@ -114,6 +117,9 @@ final class BlobCollector {
     if (!dryRun) {
       removeStaleTemps(grace);
     }
+    LOG.info("{} {} unreferenced blobs ({} bytes) in {}; {} referenced, {} within grace {}",
+        dryRun ? "Would remove" : "Removed", removed.size(), bytes, layout.blobs(),
+        referenced.size(), young, grace);
     return new BlobCollection(removed, bytes, referenced.size(), young, dryRun);
   }
 
@@ -125,6 +131,7 @@ final class BlobCollector {
         if (temp.getFileName().toString().endsWith(".tmp")
             && Files.getLastModifiedTime(temp).toInstant().isBefore(cutoff)) {
           Files.deleteIfExists(temp);
+          LOG.warn("Removed stale temp file {} left by an interrupted writer", temp);
         }
       } catch (NoSuchFileException e) {
         // published or removed by its writer meanwhile

@@ -13,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Listing and removing the orphan snapshots of one root: snapshots whose attempt the caller
@@ -21,6 +23,7 @@ import java.util.Set;
  * has been read and validated: one damaged file stops the cleanup before anything is gone.
  */
 final class Orphans {
+  private static final Logger LOG = LoggerFactory.getLogger(Orphans.class);
   private final FileArtifactStore store;
   private final StoreLayout layout;
   private final String rootId;
@@ -75,6 +78,8 @@ final class Orphans {
           throw new LedgerIOException("removing orphan snapshots in", directory, e);
         }
       }
+      LOG.info("{} {} orphan snapshots of root '{}' ({} younger than {} kept)",
+          dryRun ? "Would remove" : "Removed", remove.size(), rootId, tooYoung.size(), minAge);
       return new OrphanCleanup(remove.stream().map(f -> f.snapshot().snapshotId()).toList(),
           tooYoung, dryRun);
     }

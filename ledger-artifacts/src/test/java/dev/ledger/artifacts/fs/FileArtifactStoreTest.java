@@ -94,7 +94,18 @@ class FileArtifactStoreTest extends ArtifactStoreContractTest {
       assertThat(Files.readAllBytes(second.snapshotPath("Run-1", snapshot.snapshotId())))
           .isEqualTo(Files.readAllBytes(file));
     }
+    assertThat(tree(other)).isEqualTo(tree(base)); // every file, byte for byte
     assertThat(tempFiles()).isEmpty();
+  }
+
+  private static java.util.Map<String, String> tree(Path root) throws IOException {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.filter(Files::isRegularFile).toList()) {
+        out.put(root.relativize(p).toString(), LedgerJson.sha256Hex(Files.readAllBytes(p)));
+      }
+    }
+    return out;
   }
 
   @Test

@@ -28,6 +28,7 @@ import java.util.stream.Stream;
 public final class PutThroughput {
   private PutThroughput() {}
 
+  /** Runs the measurement; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
     Path work = Path.of(args[0]);
     int mib = args.length > 1 ? Integer.parseInt(args[1]) : 1024;

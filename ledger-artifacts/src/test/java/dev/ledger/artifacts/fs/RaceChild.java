@@ -19,6 +19,7 @@ import java.nio.file.Path;
 public final class RaceChild {
   private RaceChild() {}
 
+  /** Runs one racer; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
     try (FileArtifactStore store = FileArtifactStore.open(Path.of(args[0]))) {
       System.out.println("ready");

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 public final class StreamingPutChild {
   private StreamingPutChild() {}
 
+  /** Puts, reads back and verifies; see the class comment for the arguments. */
   public static void main(String[] args) throws Exception {
     long size = Long.parseLong(args[1]) * 1024 * 1024;
     GeneratedInputStream input = new GeneratedInputStream(size, Long.parseLong(args[2]));
