@@ -213,6 +213,38 @@ public abstract class ArtifactStoreContractTest {
   }
 
   @Test
+  void racingThreadsSeeOneWinningContent() throws Exception {
+    int threads = 8;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        String summary = "racer " + (i % 3);
+        results.add(pool.submit(() -> {
+          go.await();
+          try {
+            return store.freeze("root-1", "raced", submission(summary)).sha256();
+          } catch (ArtifactConflictException e) {
+            return "conflict with " + e.existingSha256();
+          }
+        }));
+      }
+      go.countDown();
+      List<String> seen = new ArrayList<>();
+      for (java.util.concurrent.Future<String> result : results) {
+        seen.add(result.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      String winner = store.getForAttempt("root-1", "raced").orElseThrow().sha256();
+      assertThat(seen).contains(winner)
+          .allMatch(s -> s.equals(winner) || s.equals("conflict with " + winner));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void freezeStoresSubmittedFilesAsBlobsFirst() throws IOException {
     Path file = temp.resolve("out.txt");
     Files.writeString(file, "produced by the attempt");
