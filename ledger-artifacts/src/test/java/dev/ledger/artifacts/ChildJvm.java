@@ -73,6 +73,14 @@ public final class ChildJvm implements AutoCloseable {
     assertThat(process.exitValue()).as("exit code; stderr:\n%s", stderr()).isZero();
   }
 
+  /** Kills the child (SIGKILL on POSIX) and waits for it to be gone, within a deadline. */
+  public void kill(Duration deadline) throws InterruptedException {
+    process.destroyForcibly();
+    if (!process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS)) {
+      fail("child survived being killed for " + deadline);
+    }
+  }
+
   private String stderr() throws IOException {
     return Files.readString(stderr);
   }

@@ -24,8 +24,13 @@ class StreamingPutTest {
     long seed = System.nanoTime();
     try (ChildJvm child = ChildJvm.start(dir, List.of("-Xmx64m"), StreamingPutChild.class,
         dir.resolve("store").toString(), String.valueOf(MIB), String.valueOf(seed))) {
-      String line = child.readLine();
-      child.awaitSuccess(Duration.ofSeconds(120));
+      String line;
+      try {
+        line = child.readLine();
+        child.awaitSuccess(Duration.ofSeconds(120));
+      } catch (AssertionError e) {
+        throw new AssertionError("generator seed " + seed + ": " + e.getMessage(), e);
+      }
       assertThat(line).as("seed %d", seed).startsWith("OK ");
       String[] parts = line.split(" ");
       assertThat(Long.parseLong(parts[2])).isEqualTo(MIB * 1024L * 1024L);
