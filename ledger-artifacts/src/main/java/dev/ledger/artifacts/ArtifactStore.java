@@ -1,6 +1,7 @@
 package dev.ledger.artifacts;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -63,7 +64,7 @@ public interface ArtifactStore extends AutoCloseable {
    * The snapshots of a root whose attempt is not in {@code knownAttemptIds}, in id order.
    * Changes nothing.
    */
-  java.util.List<ArtifactSnapshot> listOrphans(String rootId, Set<String> knownAttemptIds);
+  List<ArtifactSnapshot> listOrphans(String rootId, Set<String> knownAttemptIds);
 
   /**
    * Removes the orphan snapshots of a root (those whose attempt is not in

@@ -1,6 +1,7 @@
 package dev.ledger.artifacts;
 
 import com.google.common.base.Preconditions;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,7 +32,7 @@ public record AttemptSubmission(String summary, List<ArtifactRef> artifactRefs,
 
   /** This submission with one more file to store. */
   public AttemptSubmission withFile(FileArtifact file) {
-    List<FileArtifact> next = new java.util.ArrayList<>(files);
+    List<FileArtifact> next = new ArrayList<>(files);
     next.add(Preconditions.checkNotNull(file, "file"));
     return new AttemptSubmission(summary, artifactRefs, evidenceRefs, next);
   }

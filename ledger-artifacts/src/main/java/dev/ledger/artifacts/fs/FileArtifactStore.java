@@ -58,11 +58,11 @@ import java.util.UUID;
  *
  * <p><b>Freeze.</b> Files of the submission are put as blobs first (outside any lock). If the
  * attempt's snapshot file exists it decides: same digest, it is returned; otherwise a
- * conflict. Else, under the store lock: every referenced blob must exist; the snapshot is
+ * conflict. Else, under the store lock: the file is looked for again (a racer may have won
+ * meanwhile, then it decides as above); every referenced blob must exist; the snapshot is
  * written to a temp file, forced, made read-only and hard-linked to its name. The link is
- * the commit point and fails if the name exists, so among racing freezes (in any process)
- * exactly one wins; a loser reads the winner's file and returns it or conflicts. The
- * directory is forced after the link. Readers take no lock: a published file is complete
+ * the commit point and fails if the name exists (first write wins even against a writer
+ * that would bypass the lock). The directory is forced after the link. Readers take no lock: a published file is complete
  * and never changes.
  *
  * <p><b>The store lock and garbage collection.</b> Collection must never delete a blob that
@@ -188,24 +188,31 @@ public final class FileArtifactStore implements ArtifactStore {
     ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content,
         options.clock().instant());
     try (FileLocks.Held lock = lock()) {
-      for (ContentId id : content.blobs()) {
-        if (!Files.isRegularFile(layout.blob(id))) {
-          throw new BlobNotFoundException(id, layout.blob(id));
+      // Under the lock no other freeze publishes and no cleanup deletes, so the existing
+      // snapshot (if a racer won meanwhile) decides before anything else.
+      existing = SnapshotFile.read(file, rootId, snapshotId);
+      if (existing == null) {
+        for (ContentId id : content.blobs()) {
+          if (!Files.isRegularFile(layout.blob(id))) {
+            throw new BlobNotFoundException(id, layout.blob(id));
+          }
+        }
+        SafeFiles.createDirectories(file.getParent(), sync());
+        Path temp = writeTemp(SnapshotFile.encode(snapshot), true);
+        if (SafeFiles.publishOnce(temp, file, sync())) {
+          return snapshot;
+        }
+        // Only a writer that bypasses the lock gets here; its link still decides.
+        existing = SnapshotFile.read(file, rootId, snapshotId);
+        if (existing == null) {
+          throw new CorruptArtifactException(file, "exists and does not exist: the link to it"
+              + " failed but it cannot be read");
         }
       }
-      SafeFiles.createDirectories(file.getParent(), sync());
-      Path temp = writeTemp(SnapshotFile.encode(snapshot), true);
-      if (SafeFiles.publishOnce(temp, file, sync())) {
-        return snapshot;
-      }
+      return sameOrConflict(existing, digest);
     } catch (IOException e) {
       throw new LedgerIOException("freezing attempt '" + attemptId + "' at", file, e);
     }
-    ArtifactSnapshot winner = SnapshotFile.read(file, rootId, snapshotId);
-    if (winner == null) {
-      throw new CorruptArtifactException(file, "vanished right after another freeze wrote it");
-    }
-    return sameOrConflict(winner, digest);
   }
 
   private static ArtifactSnapshot sameOrConflict(ArtifactSnapshot existing, String digest) {
