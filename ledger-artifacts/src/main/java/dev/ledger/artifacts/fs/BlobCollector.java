@@ -104,7 +104,7 @@ final class BlobCollector {
         }
         long size = Files.size(file);
         if (!dryRun) {
-          Files.delete(file);
+          FileBlobStore.deletePublished(file);
           changed = true;
         }
         removed.add(id);

@@ -150,6 +150,18 @@ public final class FileBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * Deletes a published (read-only) file. Where POSIX permissions exist, removal depends
+   * only on the directory; elsewhere (DOS attributes) the read-only flag must go first.
+   */
+  static void deletePublished(Path file) throws IOException {
+    if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")
+        && Files.exists(file)) {
+      file.toFile().setWritable(true);
+    }
+    Files.deleteIfExists(file);
+  }
+
   @Override
   public InputStream open(ContentId id) {
     store.checkOpen();

@@ -6,7 +6,6 @@ import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.io.FileLocks;
 import dev.ledger.core.io.SafeFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,7 +68,7 @@ final class Orphans {
         Path directory = layout.rootDirectory(rootId);
         try {
           for (Found found : remove) {
-            Files.deleteIfExists(found.path());
+            FileBlobStore.deletePublished(found.path());
           }
           if (store.sync()) {
             SafeFiles.forceDirectory(directory);
