@@ -1,0 +1,18 @@
+package dev.ledger.artifacts;
+
+import dev.ledger.core.LedgerException;
+
+/** A snapshot (or, as {@link BlobNotFoundException}, a blob) does not exist. */
+public class ArtifactNotFoundException extends LedgerException {
+  private static final long serialVersionUID = 1L;
+
+  /** Creates the exception for snapshot {@code snapshotId} of root {@code rootId}. */
+  public ArtifactNotFoundException(String rootId, String snapshotId) {
+    super("Artifact snapshot " + snapshotId + " of root '" + rootId + "' not found");
+  }
+
+  /** Creates the exception with a message naming what is missing and where. */
+  protected ArtifactNotFoundException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,90 @@
+package dev.ledger.artifacts;
+
+import com.google.common.base.Preconditions;
+import dev.ledger.core.InvalidIdentifierException;
+import dev.ledger.core.io.Identifiers;
+import dev.ledger.core.json.LedgerJson;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The frozen, immutable record of one attempt's result. An attempt has at most one snapshot
+ * per root, for the life of the store: the first freeze wins.
+ *
+ * @param rootId the orchestration root it belongs to
+ * @param snapshotId {@code "attempt-" + sha256hex(attemptId)}, see {@link #idFor}
+ * @param attemptId the attempt it freezes
+ * @param content the normalized content
+ * @param sha256 lower-case hex SHA-256 of the content's canonical JSON
+ * @param frozenAt when the winning freeze happened, from the store's clock
+ */
+public record ArtifactSnapshot(String rootId, String snapshotId, String attemptId,
+    SnapshotContent content, String sha256, Instant frozenAt) {
+  /** The prefix of every snapshot id. */
+  public static final String ID_PREFIX = "attempt-";
+
+  /**
+   * Validates that the fields agree: valid ids, the snapshot id derived from the attempt id,
+   * the digest computed from the content.
+   *
+   * @throws IllegalArgumentException if they do not
+   */
+  public ArtifactSnapshot {
+    Identifiers.check("root id", rootId);
+    Identifiers.check("attempt id", attemptId);
+    Preconditions.checkNotNull(content, "content");
+    Preconditions.checkNotNull(frozenAt, "frozenAt");
+    Preconditions.checkArgument(idFor(attemptId).equals(snapshotId),
+        "snapshot id %s is not the id of attempt %s", snapshotId, attemptId);
+    Preconditions.checkArgument(content.sha256().equals(sha256),
+        "sha256 %s is not the digest of the content (%s)", sha256, content.sha256());
+  }
+
+  /** Creates the snapshot of {@code attemptId} with {@code content}, deriving id and digest. */
+  public static ArtifactSnapshot of(String rootId, String attemptId, SnapshotContent content,
+      Instant frozenAt) {
+    return new ArtifactSnapshot(rootId, idFor(attemptId), attemptId, content, content.sha256(),
+        frozenAt);
+  }
+
+  /**
+   * The snapshot id of an attempt: {@code "attempt-"} followed by the lower-case hex SHA-256
+   * of the attempt id's UTF-8 bytes. It names the snapshot's file, so any valid attempt id
+   * gives a safe, fixed-length file name.
+   *
+   * @throws InvalidIdentifierException if {@code attemptId} is not a valid identifier
+   */
+  public static String idFor(String attemptId) {
+    Identifiers.check("attempt id", attemptId);
+    return ID_PREFIX + LedgerJson.sha256Hex(attemptId);
+  }
+
+  /**
+   * Returns {@code snapshotId} if it has the form of a snapshot id.
+   *
+   * @throws InvalidIdentifierException otherwise (such a value is never used as a path)
+   */
+  public static String checkId(String snapshotId) {
+    if (snapshotId == null || !snapshotId.startsWith(ID_PREFIX)
+        || !ContentId.isHex64(snapshotId.substring(ID_PREFIX.length()))) {
+      throw new InvalidIdentifierException("snapshot id", snapshotId,
+          "must be 'attempt-' followed by 64 lower-case hex digits");
+    }
+    return snapshotId;
+  }
+
+  /** The trimmed summary. */
+  public String summary() {
+    return content.summary();
+  }
+
+  /** The artifact references, in order. */
+  public List<ArtifactRef> artifactRefs() {
+    return content.artifactRefs();
+  }
+
+  /** The evidence references, in order. */
+  public List<EvidenceRef> evidenceRefs() {
+    return content.evidenceRefs();
+  }
+}

@@ -1,0 +1,30 @@
+package dev.ledger.artifacts;
+
+import java.nio.file.Path;
+
+/**
+ * A blob does not exist: opened or sized by id, or referenced by a submission being frozen
+ * (then nothing was written).
+ */
+public class BlobNotFoundException extends ArtifactNotFoundException {
+  private static final long serialVersionUID = 1L;
+  private final ContentId id;
+  private final transient Path path;
+
+  /** Creates the exception for blob {@code id}, expected at {@code path} (may be null). */
+  public BlobNotFoundException(ContentId id, Path path) {
+    super("Blob " + id + " not found" + (path == null ? "" : " at " + path));
+    this.id = id;
+    this.path = path;
+  }
+
+  /** The missing blob. */
+  public ContentId id() {
+    return id;
+  }
+
+  /** Where it was expected, or null for an in-memory store. */
+  public Path path() {
+    return path;
+  }
+}

@@ -1,0 +1,440 @@
+package dev.ledger.artifacts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ledger.core.InvalidIdentifierException;
+import dev.ledger.core.StoreClosedException;
+import dev.ledger.core.json.LedgerJson;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The behaviour every {@link ArtifactStore} must share. A backend runs it by extending this
+ * class and implementing {@link #openStore}; it ships in this module's test-jar so other
+ * backends can run it too.
+ */
+public abstract class ArtifactStoreContractTest {
+  /** Where the contract clock starts. */
+  protected static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+  /** The clock the store under test must use for frozenAt and blob ages. */
+  protected final MutableClock clock = new MutableClock(NOW);
+  /** The store under test, fresh for each test. */
+  protected ArtifactStore store;
+
+  /** A scratch directory for input files (and for stores that need one). */
+  @TempDir
+  protected Path temp;
+
+  /** Opens a fresh, empty store on {@code clock}. */
+  protected abstract ArtifactStore openStore(MutableClock clock);
+
+  @BeforeEach
+  void openFresh() {
+    store = openStore(clock);
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  /** The UTF-8 bytes of {@code text}. */
+  protected static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Reads {@code in} to its end and closes it. */
+  protected static byte[] readAll(InputStream in) throws IOException {
+    try (in) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** A submission with {@code summary} referencing {@code blobs} as artifacts, in order. */
+  protected static AttemptSubmission submission(String summary, ContentId... blobs) {
+    List<ArtifactRef> refs = new ArrayList<>();
+    for (int i = 0; i < blobs.length; i++) {
+      refs.add(ArtifactRef.ofBlob("file-" + i, "text/plain", blobs[i]));
+    }
+    return AttemptSubmission.of(summary, refs, List.of());
+  }
+
+  // ------------------------------------------------------------------ blobs
+
+  @Test
+  void putReturnsTheSha256OfTheBytesAndOpenReturnsThem() throws IOException {
+    byte[] bytes = utf8("hello, blobs");
+    ContentId id = store.blobs().put(bytes);
+    assertThat(id.hex()).isEqualTo(LedgerJson.sha256Hex(bytes));
+    assertThat(id.toString()).isEqualTo("sha256:" + id.hex());
+    assertThat(ContentId.parse(id.toString())).isEqualTo(id);
+    assertThat(store.blobs().exists(id)).isTrue();
+    assertThat(store.blobs().size(id)).isEqualTo(bytes.length);
+    assertThat(readAll(store.blobs().open(id))).isEqualTo(bytes);
+  }
+
+  @Test
+  void bytesStreamAndFileGiveTheSameSingleBlob() throws IOException {
+    byte[] bytes = new byte[300_000];
+    new java.util.Random(7).nextBytes(bytes);
+    Path file = temp.resolve("input.bin");
+    Files.write(file, bytes);
+    ContentId a = store.blobs().put(bytes);
+    ContentId b = store.blobs().put(new ByteArrayInputStream(bytes));
+    ContentId c = store.blobs().put(file);
+    assertThat(a).isEqualTo(b).isEqualTo(c);
+    BlobVerification verification = store.blobs().verify();
+    assertThat(verification.checked()).isEqualTo(1);
+    assertThat(verification.bytes()).isEqualTo(bytes.length);
+    assertThat(verification.sound()).isTrue();
+  }
+
+  @Test
+  void emptyBlobIsABlob() throws IOException {
+    ContentId id = store.blobs().put(new byte[0]);
+    assertThat(id.hex())
+        .isEqualTo("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    assertThat(store.blobs().size(id)).isZero();
+    assertThat(readAll(store.blobs().open(id))).isEmpty();
+  }
+
+  @Test
+  void missingBlobIsNotFound() {
+    ContentId id = new ContentId(LedgerJson.sha256Hex("absent"));
+    assertThat(store.blobs().exists(id)).isFalse();
+    assertThatThrownBy(() -> store.blobs().open(id)).isInstanceOf(BlobNotFoundException.class)
+        .hasMessageContaining(id.hex());
+    assertThatThrownBy(() -> store.blobs().size(id)).isInstanceOf(BlobNotFoundException.class);
+  }
+
+  @Test
+  void failingSourcesStoreNothing() {
+    assertThatThrownBy(() -> store.blobs().put(temp.resolve("no-such-file")))
+        .isInstanceOf(dev.ledger.core.LedgerIOException.class)
+        .hasMessageContaining("no-such-file");
+    InputStream failing = new InputStream() {
+      private int left = 100_000;
+
+      @Override
+      public int read() throws IOException {
+        if (left-- <= 0) {
+          throw new IOException("source failed");
+        }
+        return 'x';
+      }
+    };
+    assertThatThrownBy(() -> store.blobs().put(failing))
+        .isInstanceOf(dev.ledger.core.LedgerIOException.class);
+    assertThat(store.blobs().verify().checked()).isZero();
+  }
+
+  @Test
+  void contentIdsAreValidated() {
+    assertThatThrownBy(() -> new ContentId("ABC")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ContentId.parse("md5:00"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ContentId("../".repeat(21) + "a"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  // ------------------------------------------------------------------ freeze
+
+  @Test
+  void freezeStoresTheNormalizedContent() {
+    ContentId blob = store.blobs().put(utf8("report"));
+    AttemptSubmission submission = new AttemptSubmission("  all green \n",
+        List.of(ArtifactRef.ofBlob("report.txt", "text/plain", blob),
+            ArtifactRef.ofUri("ci", null, "https://ci.example/run/1")),
+        List.of(EvidenceRef.ofBlob("log", "test log", blob)), List.of());
+    ArtifactSnapshot snapshot = store.freeze("root-1", "attempt-1", submission);
+
+    assertThat(snapshot.rootId()).isEqualTo("root-1");
+    assertThat(snapshot.attemptId()).isEqualTo("attempt-1");
+    assertThat(snapshot.snapshotId()).isEqualTo("attempt-" + LedgerJson.sha256Hex("attempt-1"));
+    assertThat(snapshot.summary()).isEqualTo("all green");
+    assertThat(snapshot.artifactRefs()).containsExactlyElementsOf(submission.artifactRefs());
+    assertThat(snapshot.evidenceRefs()).containsExactlyElementsOf(submission.evidenceRefs());
+    assertThat(snapshot.sha256())
+        .isEqualTo(LedgerJson.sha256Hex(snapshot.content().canonicalJson()));
+    assertThat(snapshot.frozenAt()).isEqualTo(NOW);
+    assertThat(new String(snapshot.content().canonicalJson(), StandardCharsets.UTF_8))
+        .startsWith("{\"artifactRefs\":[{\"blob\":\"sha256:" + blob.hex() + "\"")
+        .endsWith("\"summary\":\"all green\"}");
+    assertThat(snapshot.content().blobs()).containsExactly(blob);
+  }
+
+  @Test
+  void freezingAgainWithTheSameContentReturnsTheExistingSnapshot() {
+    ArtifactSnapshot first = store.freeze("root-1", "a-1", submission("done"));
+    clock.advance(Duration.ofMinutes(5));
+    ArtifactSnapshot again = store.freeze("root-1", "a-1", submission("  done  "));
+    assertThat(again).isEqualTo(first);
+    assertThat(again.frozenAt()).isEqualTo(NOW);
+  }
+
+  @Test
+  void freezingAgainWithDifferentContentIsAConflictNamingBothDigests() {
+    ArtifactSnapshot first = store.freeze("root-1", "a-1", submission("done"));
+    String otherDigest = new SnapshotContent("other", List.of(), List.of()).sha256();
+    assertThatThrownBy(() -> store.freeze("root-1", "a-1", submission("other")))
+        .isInstanceOfSatisfying(ArtifactConflictException.class, e -> {
+          assertThat(e.attemptId()).isEqualTo("a-1");
+          assertThat(e.rootId()).isEqualTo("root-1");
+          assertThat(e.existingSha256()).isEqualTo(first.sha256());
+          assertThat(e.attemptedSha256()).isEqualTo(otherDigest);
+          assertThat(e.getMessage()).contains("a-1", first.sha256(), otherDigest);
+        });
+    assertThat(store.getForAttempt("root-1", "a-1")).contains(first);
+  }
+
+  @Test
+  void referenceOrderMatters() {
+    ContentId x = store.blobs().put(utf8("x"));
+    ContentId y = store.blobs().put(utf8("y"));
+    store.freeze("root-1", "a-1", submission("s", x, y));
+    assertThatThrownBy(() -> store.freeze("root-1", "a-1", submission("s", y, x)))
+        .isInstanceOf(ArtifactConflictException.class);
+  }
+
+  @Test
+  void racingThreadsSeeOneWinningContent() throws Exception {
+    int threads = 8;
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(threads);
+    try {
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      List<java.util.concurrent.Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < threads; i++) {
+        String summary = "racer " + (i % 3);
+        results.add(pool.submit(() -> {
+          go.await();
+          try {
+            return store.freeze("root-1", "raced", submission(summary)).sha256();
+          } catch (ArtifactConflictException e) {
+            return "conflict with " + e.existingSha256();
+          }
+        }));
+      }
+      go.countDown();
+      List<String> seen = new ArrayList<>();
+      for (java.util.concurrent.Future<String> result : results) {
+        seen.add(result.get(60, java.util.concurrent.TimeUnit.SECONDS));
+      }
+      String winner = store.getForAttempt("root-1", "raced").orElseThrow().sha256();
+      assertThat(seen).contains(winner)
+          .allMatch(s -> s.equals(winner) || s.equals("conflict with " + winner));
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void freezeStoresSubmittedFilesAsBlobsFirst() throws IOException {
+    Path file = temp.resolve("out.txt");
+    Files.writeString(file, "produced by the attempt");
+    AttemptSubmission submission = AttemptSubmission.of("with file", List.of(), List.of())
+        .withFile(new FileArtifact("out.txt", "text/plain", file));
+    ArtifactSnapshot snapshot = store.freeze("root-1", "a-1", submission);
+    ContentId id = new ContentId(LedgerJson.sha256Hex(utf8("produced by the attempt")));
+    assertThat(snapshot.artifactRefs())
+        .containsExactly(ArtifactRef.ofBlob("out.txt", "text/plain", id));
+    assertThat(readAll(store.blobs().open(id))).isEqualTo(utf8("produced by the attempt"));
+    assertThat(store.freeze("root-1", "a-1", submission)).isEqualTo(snapshot);
+  }
+
+  @Test
+  void freezeReferencingAMissingBlobIsRefusedAndFreezesNothing() {
+    ContentId missing = new ContentId(LedgerJson.sha256Hex("never stored"));
+    assertThatThrownBy(() -> store.freeze("root-1", "a-1", submission("s", missing)))
+        .isInstanceOfSatisfying(BlobNotFoundException.class,
+            e -> assertThat(e.id()).isEqualTo(missing));
+    assertThat(store.getForAttempt("root-1", "a-1")).isEmpty();
+    assertThat(store.list("root-1", null, 10).snapshots()).isEmpty();
+  }
+
+  @Test
+  void invalidIdentifiersAreRefused() {
+    for (String bad : new String[] {"", "../x", "a/b", ".hidden", "-x", "a b", "x".repeat(129)}) {
+      assertThatThrownBy(() -> store.freeze(bad, "a-1", submission("s")))
+          .isInstanceOf(InvalidIdentifierException.class);
+      assertThatThrownBy(() -> store.freeze("root-1", bad, submission("s")))
+          .isInstanceOf(InvalidIdentifierException.class);
+      assertThatThrownBy(() -> store.getForAttempt("root-1", bad))
+          .isInstanceOf(InvalidIdentifierException.class);
+      assertThatThrownBy(() -> store.list(bad, null, 1))
+          .isInstanceOf(InvalidIdentifierException.class);
+    }
+    for (String bad : new String[] {"attempt-../../x", "x.json", "attempt-" + "A".repeat(64)}) {
+      assertThatThrownBy(() -> store.get("root-1", bad))
+          .isInstanceOf(InvalidIdentifierException.class);
+    }
+    assertThat(store.list("root-1", null, 10).snapshots()).isEmpty();
+  }
+
+  @Test
+  void attemptIdsOfAnyCaseAndLengthWork() {
+    String longId = "A" + "b".repeat(127);
+    store.freeze("Root-1", longId, submission("long"));
+    store.freeze("root-1", longId, submission("other root"));
+    assertThat(store.getForAttempt("Root-1", longId).orElseThrow().summary()).isEqualTo("long");
+    assertThat(store.getForAttempt("root-1", longId).orElseThrow().summary())
+        .isEqualTo("other root");
+  }
+
+  // ------------------------------------------------------------------ read
+
+  @Test
+  void getFindsBySnapshotIdAndMissingIsNotFound() {
+    ArtifactSnapshot snapshot = store.freeze("root-1", "a-1", submission("s"));
+    assertThat(store.get("root-1", snapshot.snapshotId())).isEqualTo(snapshot);
+    assertThat(store.getForAttempt("root-1", "a-1")).contains(snapshot);
+    assertThat(store.getForAttempt("root-1", "a-2")).isEmpty();
+    assertThat(store.getForAttempt("root-2", "a-1")).isEmpty();
+    String absent = ArtifactSnapshot.idFor("a-2");
+    assertThatThrownBy(() -> store.get("root-1", absent))
+        .isInstanceOf(ArtifactNotFoundException.class).hasMessageContaining(absent);
+  }
+
+  @Test
+  void listPagesInSnapshotIdOrder() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      ids.add(store.freeze("root-1", "a-" + i, submission("s" + i)).snapshotId());
+    }
+    store.freeze("root-2", "a-x", submission("elsewhere"));
+    ids.sort(null);
+    List<String> seen = new ArrayList<>();
+    String after = null;
+    int pages = 0;
+    do {
+      SnapshotPage page = store.list("root-1", after, 3);
+      page.snapshots().forEach(s -> seen.add(s.snapshotId()));
+      after = page.nextAfter().orElse(null);
+      pages++;
+    } while (after != null);
+    assertThat(seen).containsExactlyElementsOf(ids);
+    assertThat(pages).isEqualTo(3);
+    SnapshotPage exact = store.list("root-1", null, 7);
+    assertThat(exact.snapshots()).hasSize(7);
+    assertThat(exact.hasMore()).isFalse();
+    assertThat(store.list("root-9", null, 5)).isEqualTo(new SnapshotPage(List.of(),
+        Optional.empty()));
+  }
+
+  // ------------------------------------------------------------------ orphans
+
+  @Test
+  void orphansAreSnapshotsOfUnknownAttempts() {
+    store.freeze("root-1", "keep", submission("k"));
+    ArtifactSnapshot orphan = store.freeze("root-1", "gone", submission("g"));
+    assertThat(store.listOrphans("root-1", Set.of("keep"))).containsExactly(orphan);
+    assertThat(store.listOrphans("root-1", Set.of("keep", "gone"))).isEmpty();
+  }
+
+  @Test
+  void dryRunCleanupListsWithoutDeleting() {
+    store.freeze("root-1", "keep", submission("k"));
+    ArtifactSnapshot orphan = store.freeze("root-1", "gone", submission("g"));
+    OrphanCleanup dry = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO, true);
+    assertThat(dry.dryRun()).isTrue();
+    assertThat(dry.removed()).containsExactly(orphan.snapshotId());
+    assertThat(store.getForAttempt("root-1", "gone")).contains(orphan);
+
+    OrphanCleanup real = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO, false);
+    assertThat(real.removed()).containsExactly(orphan.snapshotId());
+    assertThat(store.getForAttempt("root-1", "gone")).isEmpty();
+    assertThat(store.getForAttempt("root-1", "keep")).isPresent();
+  }
+
+  @Test
+  void cleanupRespectsTheMinimumAge() {
+    ArtifactSnapshot old = store.freeze("root-1", "old", submission("o"));
+    clock.advance(Duration.ofMinutes(30));
+    ArtifactSnapshot young = store.freeze("root-1", "young", submission("y"));
+    clock.advance(Duration.ofMinutes(30));
+    OrphanCleanup cleanup = store.cleanupOrphans("root-1", Set.of(), Duration.ofHours(1), false);
+    assertThat(cleanup.removed()).containsExactly(old.snapshotId());
+    assertThat(cleanup.tooYoung()).containsExactly(young.snapshotId());
+    assertThat(store.getForAttempt("root-1", "young")).contains(young);
+    assertThat(store.getForAttempt("root-1", "old")).isEmpty();
+  }
+
+  // ------------------------------------------------------------------ garbage collection
+
+  @Test
+  void collectionRemovesOnlyUnreferencedBlobsOlderThanTheGracePeriod() {
+    ContentId referenced = store.blobs().put(utf8("referenced"));
+    ContentId old = store.blobs().put(utf8("old and unreferenced"));
+    store.freeze("root-1", "a-1", submission("s", referenced));
+    clock.advance(Duration.ofHours(2));
+    ContentId fresh = store.blobs().put(utf8("fresh and unreferenced"));
+    clock.advance(Duration.ofMinutes(30));
+
+    BlobCollection dry = store.collectGarbage(Duration.ofHours(1), true);
+    assertThat(dry.removed()).containsExactly(old);
+    assertThat(dry.bytesRemoved()).isEqualTo(utf8("old and unreferenced").length);
+    assertThat(dry.referenced()).isEqualTo(1);
+    assertThat(dry.withinGrace()).isEqualTo(1);
+    assertThat(store.blobs().exists(old)).isTrue();
+
+    BlobCollection real = store.collectGarbage(Duration.ofHours(1), false);
+    assertThat(real.removed()).containsExactly(old);
+    assertThat(store.blobs().exists(old)).isFalse();
+    assertThat(store.blobs().exists(referenced)).isTrue();
+    assertThat(store.blobs().exists(fresh)).isTrue();
+  }
+
+  @Test
+  void puttingABlobAgainRenewsItsAge() {
+    ContentId id = store.blobs().put(utf8("again"));
+    clock.advance(Duration.ofHours(2));
+    store.blobs().put(utf8("again"));
+    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).isEmpty();
+    clock.advance(Duration.ofHours(2));
+    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).containsExactly(id);
+  }
+
+  @Test
+  void blobsOfRemovedOrphansBecomeCollectable() {
+    ContentId blob = store.blobs().put(utf8("orphaned"));
+    store.freeze("root-1", "gone", submission("g", blob));
+    clock.advance(Duration.ofDays(1));
+    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).isEmpty();
+    store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, false);
+    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).containsExactly(blob);
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  @Test
+  void closedStoreRefusesEverything() {
+    ContentId id = store.blobs().put(utf8("x"));
+    BlobStore blobs = store.blobs();
+    store.close();
+    store.close();
+    assertThatThrownBy(() -> store.freeze("root-1", "a", submission("s")))
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.getForAttempt("root-1", "a"))
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> blobs.put(utf8("y"))).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> blobs.open(id)).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, true))
+        .isInstanceOf(StoreClosedException.class);
+  }
+}
