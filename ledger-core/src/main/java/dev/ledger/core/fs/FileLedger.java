@@ -13,6 +13,7 @@ import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.io.FileLocks;
 import dev.ledger.core.io.SafeFiles;
@@ -75,6 +76,8 @@ final class FileLedger implements LedgerBackend {
   private final LedgerOptions options;
   private final boolean sync;
   private final long maxCheckpointBytes;
+  /** The store's name when it is read-only (commits refused), else null. */
+  private final String readOnlyStore;
 
   /** The writer's view of the journal end; guarded by the ledger lock. */
   private Tail tail;
@@ -97,8 +100,9 @@ final class FileLedger implements LedgerBackend {
   private record Published(JsonNode state, long revision, Instant updatedAt, long nextSequence,
       long segment, long end) {}
 
-  FileLedger(String root, Path dir, LedgerOptions options) {
+  FileLedger(String root, Path dir, LedgerOptions options, String readOnlyStore) {
     this.root = root;
+    this.readOnlyStore = readOnlyStore;
     this.dir = dir;
     this.lockFile = dir.resolve(".lock");
     this.stateFile = dir.resolve("state.json");
@@ -291,6 +295,9 @@ final class FileLedger implements LedgerBackend {
 
   @Override
   public CommitResult commit(CommitRequest request) {
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
     checkNotFailed();
     ensureDirectories();
     try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {

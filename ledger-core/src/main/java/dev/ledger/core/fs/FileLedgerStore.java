@@ -56,11 +56,13 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
 
   private final Path base;
   private final Path ledgers;
+  private final boolean readOnly;
 
-  private FileLedgerStore(Path base, LedgerOptions options) {
-    super(options, "file store at " + base);
+  private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly) {
+    super(options, (readOnly ? "read-only " : "") + "file store at " + base);
     this.base = base;
     this.ledgers = base.resolve("ledgers");
+    this.readOnly = readOnly;
   }
 
   /** Opens (creating if needed) a store in {@code base} with default options. */
@@ -78,9 +80,38 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
   public static FileLedgerStore open(Path base, LedgerOptions options) {
     Preconditions.checkNotNull(base, "base");
     Preconditions.checkNotNull(options, "options");
-    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), options);
+    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), options, false);
     store.initialize();
     return store;
+  }
+
+  /**
+   * Opens an existing store for reading only, for replay tools and copied directories: it
+   * creates, locks, cuts and writes nothing, even on close, and every commit throws
+   * {@link dev.ledger.core.ReadOnlyStoreException}. Reads see a torn tail as the end of the
+   * journal, as every reader does.
+   *
+   * @throws LedgerIOException if {@code base} holds no store
+   * @throws UnsupportedFormatException if the store was written by a newer format
+   */
+  public static FileLedgerStore openReadOnly(Path base) {
+    Preconditions.checkNotNull(base, "base");
+    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), LedgerOptions.defaults(),
+        true);
+    Path marker = store.base.resolve("store.json");
+    try {
+      checkMarker(marker, SafeFiles.readBounded(marker, 4096));
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(marker, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new LedgerIOException("opening store read-only", base, e);
+    }
+    return store;
+  }
+
+  /** Whether this store was opened with {@link #openReadOnly}. */
+  public boolean readOnly() {
+    return readOnly;
   }
 
   /** The base directory. */
@@ -139,7 +170,7 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
   @Override
   protected FileLedger newBackend(String rootId) {
     return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-        options());
+        options(), readOnly ? toString() : null);
   }
 
   @Override
@@ -149,6 +180,9 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
 
   private List<String> listRootIds() {
     List<String> ids = new ArrayList<>();
+    if (readOnly && !Files.isDirectory(ledgers)) {
+      return ids;
+    }
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(ledgers)) {
       for (Path entry : entries) {
         String id = Identifiers.fromDirectoryName("root id",
