@@ -145,8 +145,8 @@ public final class FileBlobStore implements BlobStore {
   static void makeReadOnly(Path file) throws IOException {
     if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
-    } else {
-      file.toFile().setReadOnly();
+    } else if (file.getFileSystem().supportedFileAttributeViews().contains("dos")) {
+      Files.setAttribute(file, "dos:readonly", true);
     }
   }
 
@@ -155,9 +155,10 @@ public final class FileBlobStore implements BlobStore {
    * only on the directory; elsewhere (DOS attributes) the read-only flag must go first.
    */
   static void deletePublished(Path file) throws IOException {
-    if (!file.getFileSystem().supportedFileAttributeViews().contains("posix")
+    if (file.getFileSystem().supportedFileAttributeViews().contains("dos")
+        && !file.getFileSystem().supportedFileAttributeViews().contains("posix")
         && Files.exists(file)) {
-      file.toFile().setWritable(true);
+      Files.setAttribute(file, "dos:readonly", false);
     }
     Files.deleteIfExists(file);
   }

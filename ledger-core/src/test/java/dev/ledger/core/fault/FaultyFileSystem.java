@@ -183,6 +183,12 @@ public final class FaultyFileSystem extends FileSystem {
   synchronized void linked(Path link, Path existing) {
     Path key = link.toAbsolutePath().normalize();
     pending.computeIfAbsent(key.getParent(), k -> new ArrayList<>()).add(new Linked(key));
+    // A hard link shares the file's content: what was not forced through one name is not
+    // durable through the other either.
+    byte[] content = durable.get(existing.toAbsolutePath().normalize());
+    if (content != null) {
+      durable.put(key, content);
+    }
   }
 
   synchronized void moving(Path from, Path to) {
