@@ -1,12 +1,18 @@
 package dev.ledger.core.fs;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
+import dev.ledger.core.Versioned;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
@@ -39,5 +45,27 @@ record Counter(long count) {
     try (Stream<Event> events = ledger.replay(Cursor.START)) {
       return events.toList();
     }
+  }
+
+  /**
+   * Asserts that a ledger created at revision 1 (count 0, no event) and then incremented
+   * {@code total} times by {@link #incremented} updates holds every increment exactly once:
+   * the count, one revision per increment, events 1..total each stamped with its own
+   * revision, and no writer/step recorded twice.
+   */
+  static void assertLandedExactlyOnce(Ledger<Counter> ledger, int total) {
+    Versioned<Counter> current = ledger.load();
+    assertThat(current.state().count()).isEqualTo(total);
+    assertThat(current.revision()).isEqualTo(total + 1);
+    List<Event> events = journal(ledger);
+    assertThat(events).extracting(Event::sequence)
+        .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
+    assertThat(events).extracting(Event::revision)
+        .containsExactlyElementsOf(LongStream.rangeClosed(2, total + 1).boxed().toList());
+    Set<String> steps = new HashSet<>();
+    for (Event event : events) {
+      assertThat(steps.add(step(event))).as("%s recorded twice", step(event)).isTrue();
+    }
+    assertThat(steps).hasSize(total);
   }
 }

@@ -1,23 +1,16 @@
 package dev.ledger.core.fs;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
-import dev.ledger.core.Versioned;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,28 +59,10 @@ class FileLedgerThreadRaceTest {
       } finally {
         pool.shutdownNow();
       }
-      assertLandedExactlyOnce(ledger, total);
+      Counter.assertLandedExactlyOnce(ledger, total);
     }
     try (FileLedgerStore reopened = FileLedgerStore.open(dir.resolve("store"), options)) {
-      assertLandedExactlyOnce(reopened.ledger("race", Counter.class), total);
+      Counter.assertLandedExactlyOnce(reopened.ledger("race", Counter.class), total);
     }
-  }
-
-  private static void assertLandedExactlyOnce(Ledger<Counter> ledger, int total) {
-    Versioned<Counter> current = ledger.load();
-    assertThat(current.state().count()).isEqualTo(total);
-    // Revision 1 created the ledger without events; each increment is one later revision.
-    assertThat(current.revision()).isEqualTo(total + 1);
-    List<Event> events = Counter.journal(ledger);
-    assertThat(events).extracting(Event::sequence)
-        .containsExactlyElementsOf(LongStream.rangeClosed(1, total).boxed().toList());
-    assertThat(events).extracting(Event::revision)
-        .containsExactlyElementsOf(LongStream.rangeClosed(2, total + 1).boxed().toList());
-    Set<String> steps = new HashSet<>();
-    for (Event event : events) {
-      assertThat(steps.add(Counter.step(event))).as("%s recorded twice", Counter.step(event))
-          .isTrue();
-    }
-    assertThat(steps).hasSize(total);
   }
 }
