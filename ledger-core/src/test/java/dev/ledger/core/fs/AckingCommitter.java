@@ -4,6 +4,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Versioned;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +20,9 @@ import java.util.Map;
  * and retry any acknowledged command with its exact content. It continues from whatever
  * revision the ledger is at, with SYNC durability, a checkpoint every 5 commits and the
  * smallest segments, so that kills also land inside checkpoints and segment rolls.
+ *
+ * <p>Several committers may run on one ledger at once: the one that loses a revision gets the
+ * winner's commit replayed (same command, same content) and acknowledges it too.
  *
  * <p>Arguments: store directory, root id.
  */
@@ -58,9 +62,17 @@ public final class AckingCommitter {
       long revision = ledger.find().map(Versioned::revision).orElse(Ledger.NO_REVISION);
       while (true) {
         long next = revision + 1;
-        CommitResult result = ledger.commit(revision, state(next), events(next));
-        if (result.revision() != next || result.replayed()) {
-          throw new IllegalStateException("expected a new revision " + next + ", got " + result);
+        CommitResult result;
+        try {
+          result = ledger.commit(revision, state(next), events(next));
+        } catch (RevisionConflictException e) {
+          // Commits are functions of their revision: if another committer took this revision,
+          // it did so with this very command, which must then be replayed, not refused.
+          throw new IllegalStateException("revision " + next + " taken, its command not found", e);
+        }
+        // A replay: another committer made this very commit first.
+        if (result.revision() != next) {
+          throw new IllegalStateException("expected revision " + next + ", got " + result);
         }
         System.out.println("ACK " + next + " " + commandId(next));
         System.out.flush();

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and {@code -Dledger.torture.seed=<seed>} replays its choices (the timing stays the OS's).
  */
 class FileLedgerCrashTest {
-  private static final String ROOT = "crash";
+  static final String ROOT = "crash";
   private static final int KILLS = 5;
   private static final int MAX_ACKS_BEFORE_KILL = 200;
   private static final Duration ACK_DEADLINE = Duration.ofSeconds(60);
@@ -108,7 +108,7 @@ class FileLedgerCrashTest {
    * Reopens the store after a kill and checks the recovered ledger; commits the next revision
    * as a restarted writer would. Returns the revision the ledger is at afterwards.
    */
-  private static long checkRecovered(Path base, long lastAck, List<Long> acknowledged,
+  static long checkRecovered(Path base, long lastAck, List<Long> acknowledged,
       Random random) throws IOException {
     long revision;
     try (FileLedgerStore store = FileLedgerStore.open(base, AckingCommitter.options())) {
@@ -171,7 +171,7 @@ class FileLedgerCrashTest {
   }
 
   /** Retrying the command of an acknowledged revision returns that commit, writing nothing. */
-  private static void assertRetryReplays(Ledger<Tick> ledger, long ack, String which) {
+  static void assertRetryReplays(Ledger<Tick> ledger, long ack, String which) {
     CommitResult retry = ledger.commit(ack - 1, AckingCommitter.state(ack),
         AckingCommitter.events(ack));
     assertThat(retry.replayed()).as("retry of %s (revision %s) replayed", which, ack).isTrue();
