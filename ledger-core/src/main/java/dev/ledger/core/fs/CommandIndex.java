@@ -14,6 +14,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -31,7 +32,10 @@ import java.util.regex.Pattern;
  * directories forced, and only then is {@code state.json} replaced: so every command in a
  * checkpointed revision has a durable entry, and commands after the checkpoint are known from
  * the journal records a writer replays when it opens. An entry is idempotent (same content
- * each time it is written), so a crash mid-checkpoint leaves nothing wrong.
+ * each time it is written). An entry that already holds its content is only forced, never
+ * truncated and rewritten: a writer whose view is older than the latest checkpoint writes
+ * entries that checkpoint covers, and a crash between truncating and rewriting one would lose
+ * it for good. So a crash mid-checkpoint leaves nothing wrong.
  */
 final class CommandIndex {
   private static final Pattern PUBLIC_ID = Pattern.compile("cmd_[0-9a-f]{64}");
@@ -95,11 +99,23 @@ final class CommandIndex {
       node.put("offset", entry.offset());
       node.put("revision", entry.revision());
       node.put("segment", entry.segment());
-      try (FileChannel channel = SafeFiles.open(file, Set.of(StandardOpenOption.CREATE,
-          StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
-        SafeFiles.writeFully(channel, ByteBuffer.wrap(LedgerJson.canonical(node)), 0);
+      byte[] content = LedgerJson.canonical(node);
+      if (Arrays.equals(existing(file), content)) {
+        // Written before, maybe by another writer whose state.json already covers it: opening
+        // it truncated to rewrite it would leave it empty if this process died right then,
+        // and no checkpoint would lead recovery back to the command's journal record.
         if (sync) {
-          channel.force(true);
+          try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.force(true);
+          }
+        }
+      } else {
+        try (FileChannel channel = SafeFiles.open(file, Set.of(StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
+          SafeFiles.writeFully(channel, ByteBuffer.wrap(content), 0);
+          if (sync) {
+            channel.force(true);
+          }
         }
       }
       dirs.add(file.getParent());
@@ -108,6 +124,15 @@ final class CommandIndex {
       for (Path d : dirs) {
         SafeFiles.forceDirectory(d);
       }
+    }
+  }
+
+  /** The bytes of {@code file}, or null if it does not exist or is larger than an entry. */
+  private static byte[] existing(Path file) throws IOException {
+    try {
+      return SafeFiles.readBounded(file, 4096);
+    } catch (NoSuchFileException | SafeFiles.FileTooLargeException e) {
+      return null;
     }
   }
 

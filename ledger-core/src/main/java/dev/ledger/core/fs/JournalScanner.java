@@ -20,9 +20,11 @@ import java.nio.file.Path;
  * <p><b>Tail versus damage.</b> The first line that is incomplete or fails its checksum ends
  * the scan. If nothing valid follows it (no valid line later in the segment and no later
  * segment), it is the tail of an append that was in progress or torn by a crash: readers stop
- * before it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the
- * journal is damaged before its tail, and the scan throws {@link CorruptLedgerException}
- * naming the file and offset. It never skips.
+ * before it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the line is
+ * read again: a reader holds no lock, so it may have read an append in progress that the
+ * writer has finished since (and committed more after); if the line is whole now, the scan
+ * goes on from it. Otherwise the journal is damaged before its tail, and the scan throws
+ * {@link CorruptLedgerException} naming the file and offset. It never skips.
  */
 final class JournalScanner implements RecordSource {
   private final JournalFiles files;
@@ -106,7 +108,9 @@ final class JournalScanner implements RecordSource {
               + files.maxLine() + " bytes");
         }
         if (line.kind() == LineReader.Kind.INCOMPLETE) {
-          tail(line.offset(), "incomplete line of " + line.length() + " bytes");
+          if (tail(line.offset(), "incomplete line of " + line.length() + " bytes")) {
+            continue;
+          }
           return null;
         }
         CommitRecord record;
@@ -115,7 +119,9 @@ final class JournalScanner implements RecordSource {
         } catch (JournalLine.InvalidRecordException e) {
           throw new CorruptLedgerException(path, line.offset(), e.getMessage());
         } catch (JournalLine.DefectException e) {
-          tail(line.offset(), e.getMessage());
+          if (tail(line.offset(), e.getMessage())) {
+            continue;
+          }
           return null;
         } catch (CommitRecord.FutureFormatException e) {
           throw new UnsupportedFormatException(path, "journal record format", e.format(),
@@ -151,26 +157,55 @@ final class JournalScanner implements RecordSource {
     }
   }
 
-  /** Decides whether the bad line at {@code offset} is the tail or damage before it. */
-  private void tail(long offset, String reason) throws IOException {
+  /**
+   * Decides what the bad line at {@code offset} is: the tail, if nothing valid follows it
+   * (stop before it; the writer cuts it); an append that was still in progress when it was
+   * read and is whole now, if something follows it but it reads whole at a second look (a
+   * reader holds no lock, and a writer may finish that append and commit more before this
+   * check: go on from it); damage before the tail otherwise.
+   *
+   * @return true if the scan goes on from {@code offset}
+   * @throws CorruptLedgerException if the line is damage before the tail
+   */
+  private boolean tail(long offset, String reason) throws IOException {
     finished = true;
+    String damage = null;
     LineReader.Line later;
-    while ((later = reader.next()) != null) {
+    while (damage == null && (later = reader.next()) != null) {
       if (later.kind() != LineReader.Kind.COMPLETE) {
         break;
       }
       if (decodes(later)) {
-        throw new CorruptLedgerException(path, offset, reason
-            + "; a valid record follows at offset " + later.offset());
+        damage = reason + "; a valid record follows at offset " + later.offset();
       }
     }
-    for (long base : files.bases()) {
-      if (base > segment) {
-        throw new CorruptLedgerException(path, offset, reason + "; segment "
-            + files.segment(base).getFileName() + " follows");
+    if (damage == null) {
+      for (long base : files.bases()) {
+        if (base > segment) {
+          damage = reason + "; segment " + files.segment(base).getFileName() + " follows";
+          break;
+        }
       }
     }
-    tornAt = offset;
+    if (damage == null) {
+      tornAt = offset;
+      return false;
+    }
+    if (wholeNow(offset)) {
+      reader.close();
+      reader = new LineReader(path, offset, files.maxLine());
+      finished = false;
+      return true;
+    }
+    throw new CorruptLedgerException(path, offset, damage);
+  }
+
+  /** Whether the line at {@code offset} reads now as a complete, valid record line. */
+  private boolean wholeNow(long offset) throws IOException {
+    try (LineReader again = new LineReader(path, offset, files.maxLine())) {
+      LineReader.Line line = again.next();
+      return line != null && line.kind() == LineReader.Kind.COMPLETE && decodes(line);
+    }
   }
 
   /** Whether a line was written whole: its checksum holds, whatever its content. */

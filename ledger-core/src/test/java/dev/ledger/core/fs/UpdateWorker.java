@@ -1,0 +1,38 @@
+package dev.ledger.core.fs;
+
+import dev.ledger.core.Ledger;
+import java.nio.file.Path;
+
+/**
+ * Child main for {@link FileLedgerMultiProcessTest}: opens the store, prints {@code READY},
+ * waits for {@code GO} on stdin, increments the counter ledger {@code count} times through
+ * {@link Ledger#update}, prints {@code DONE} and exits 0 (1 on any failure, with the stack
+ * trace on stderr).
+ *
+ * <p>Arguments: store directory, root id, writer name, count.
+ */
+public final class UpdateWorker {
+  private UpdateWorker() {}
+
+  public static void main(String[] args) throws Exception {
+    Path base = Path.of(args[0]);
+    String root = args[1];
+    String writer = args[2];
+    int count = Integer.parseInt(args[3]);
+    try (FileLedgerStore store = FileLedgerStore.open(base, FileLedgerMultiProcessTest.options())) {
+      Ledger<Counter> ledger = store.ledger(root, Counter.class);
+      System.out.println("READY");
+      System.out.flush();
+      ChildJvm.awaitFromParent("GO");
+      ChildJvm.exitWhenParentGoes();
+      for (int step = 0; step < count; step++) {
+        ledger.update(Counter::increment, Counter.incremented(writer, step));
+      }
+    } catch (Throwable e) {
+      e.printStackTrace();
+      System.exit(1);
+    }
+    System.out.println("DONE");
+    System.out.flush();
+  }
+}
