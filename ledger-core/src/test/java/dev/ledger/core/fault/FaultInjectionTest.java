@@ -40,7 +40,33 @@ class FaultInjectionTest {
   private static final int SCRIPT = 6 * SCALE;
 
   @TempDir
+  Path diskTmp;
+
+  /**
+   * Where the loops write: memory-backed {@code /dev/shm} when there is one. The fault model
+   * decides what survives a cut from the forces the store issues, not from the device, so a
+   * RAM file system loses nothing the test needs, and the hundreds of loop iterations stop
+   * paying real fsyncs.
+   */
   Path tmp;
+
+  @org.junit.jupiter.api.BeforeEach
+  void chooseScratch() throws IOException {
+    Path shm = Path.of("/dev/shm");
+    tmp = Files.isDirectory(shm) && Files.isWritable(shm)
+        ? Files.createTempDirectory(shm, "ledger-faults-") : diskTmp;
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void dropScratch() throws IOException {
+    if (!tmp.equals(diskTmp)) {
+      try (Stream<Path> all = Files.walk(tmp)) {
+        for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
 
   record Counter(int value, String pad) {}
 
