@@ -22,13 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * every acknowledged command retryable, as {@code state.json} no longer leads a restarted
  * writer to those commands' journal records.
  *
- * <p>The kill is aimed at the second commit of the stale writer in a child's life (its first
- * with a stale view), a random 0 to 80 ms after it starts: roughly a third of the kills land
- * between its journal append and its acknowledgement, that is in its checkpoint. The old
- * code's unsafe instant there (between truncating an entry and rewriting it) is microseconds
- * wide, so a run at scale 1 catches such a bug only sometimes; {@link CommandIndexTest} checks
- * the mechanism deterministically. Kills per run: 3 times {@code ledger.torture.scale};
- * seeded as in {@link FileLedgerCrashTest}.
+ * <p>The kill is aimed at the checkpoint of the second commit of the stale writer in a child's
+ * life (its first with a stale view): once that commit's record shows in the journal (read
+ * without a lock), a random 0 to 5 ms later; most kills land in that checkpoint. Against the
+ * code that truncated covered entries to rewrite them, runs at scale 1 failed at the second
+ * kill; {@link CommandIndexTest} checks the mechanism deterministically. Kills per run: 3
+ * times {@code ledger.torture.scale}; seeded as in {@link FileLedgerCrashTest}.
  */
 class FileLedgerCommandIndexCrashTest {
   private static final String ROOT = "commands";
@@ -49,11 +48,14 @@ class FileLedgerCommandIndexCrashTest {
     for (int round = 1; round <= kills; round++) {
       String context = "kill " + round + " of " + kills + ", seed " + seed
           + " (replay with -Dledger.torture.seed=" + seed + ")";
-      long delayNanos = random.nextInt((int) TimeUnit.MILLISECONDS.toNanos(80));
+      long delayNanos = random.nextInt((int) TimeUnit.MILLISECONDS.toNanos(5));
       List<Long> acks = new ArrayList<>();
-      try (ChildJvm child = ChildJvm.start(TwoWriterCommitter.class, base.toString(), ROOT)) {
-        assertThat(child.awaitLines(lines -> stale(lines) >= 2, ACK_DEADLINE))
+      try (ChildJvm child = ChildJvm.start(TwoWriterCommitter.class, base.toString(), ROOT);
+          FileLedgerStore watcher = FileLedgerStore.open(base, TwoWriterCommitter.options())) {
+        assertThat(child.awaitLines(lines -> stale(lines).size() >= 2, ACK_DEADLINE))
             .as("%s: second stale commit from %s", context, child.describe()).isTrue();
+        // Once its record is in the journal, the stale writer is in its checkpoint.
+        awaitRevision(watcher.ledger(ROOT, Tick.class), stale(child.lines()).get(1), context);
         LockSupport.parkNanos(delayNanos);
         child.kill();
         for (String line : child.lines()) {
@@ -69,8 +71,20 @@ class FileLedgerCommandIndexCrashTest {
     assertRetriesReplay(base, acknowledged, "all kills, seed " + seed);
   }
 
-  private static long stale(List<String> lines) {
-    return lines.stream().filter(line -> line.startsWith("STALE ")).count();
+  /** The revisions of the stale writer's commits the child announced. */
+  private static List<Long> stale(List<String> lines) {
+    return lines.stream().filter(line -> line.startsWith("STALE "))
+        .map(line -> Long.parseLong(line.substring("STALE ".length()))).toList();
+  }
+
+  /** Waits (reading without a lock, with a deadline) until the ledger has {@code revision}. */
+  private static void awaitRevision(Ledger<Tick> ledger, long revision, String context) {
+    long deadline = System.nanoTime() + ACK_DEADLINE.toNanos();
+    while (ledger.load().revision() < revision) {
+      assertThat(System.nanoTime()).as("%s: revision %s within %s", context, revision,
+          ACK_DEADLINE).isLessThan(deadline);
+      Thread.onSpinWait();
+    }
   }
 
   private static void assertRetriesReplay(Path base, List<Long> acks, String context) {

@@ -20,7 +20,7 @@ import java.nio.file.Path;
  * <p>Arguments: store directory, root id.
  */
 public final class TwoWriterCommitter {
-  static final int RUN = 200;
+  static final int RUN = 100;
 
   private TwoWriterCommitter() {}
 
