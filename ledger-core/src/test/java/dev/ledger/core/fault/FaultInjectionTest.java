@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class FaultInjectionTest {
   private static final int SCALE = Integer.getInteger("ledger.torture.scale", 1);
   private static final int BASELINE = 3;
-  private static final int SCRIPT = 6 * SCALE;
+  private static final int SCRIPT = 6 + 2 * (SCALE - 1);
 
   @TempDir
   Path diskTmp;
