@@ -69,6 +69,8 @@ class FileLedgerCommandIndexCrashTest {
       assertRetriesReplay(base, acks, context);
     }
     assertRetriesReplay(base, acknowledged, "all kills, seed " + seed);
+    System.out.printf("stale-writer crash test: %d SIGKILLs survived, %d acknowledged commands "
+        + "retried, 0 lost (seed %d)%n", kills, acknowledged.size(), seed);
   }
 
   /** The revisions of the stale writer's commits the child announced. */

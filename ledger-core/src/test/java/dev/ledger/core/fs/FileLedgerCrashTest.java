@@ -68,6 +68,8 @@ class FileLedgerCrashTest {
         assertRetryReplays(ledger, ack, "seed " + seed);
       }
     }
+    System.out.printf("crash test: %d SIGKILLs survived, %d acknowledged commits verified, "
+        + "0 lost (seed %d)%n", kills, acknowledged.size(), seed);
   }
 
   /**

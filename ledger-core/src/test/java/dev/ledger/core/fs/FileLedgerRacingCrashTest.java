@@ -84,6 +84,8 @@ class FileLedgerRacingCrashTest {
       throw new AssertionError(where + ", " + acknowledged.size() + " ACKs up to revision "
           + lastAck + ": " + e, e);
     }
+    System.out.printf("racing crash test: %d SIGKILLs of 2 racing writers, %d acknowledged "
+        + "commits verified, 0 lost (%s)%n", kills + 2, acknowledged.size(), where);
   }
 
   private static ChildJvm start(Path base) {
