@@ -2,6 +2,7 @@ package dev.ledger.examples;
 
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
+import dev.ledger.core.LedgerException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -42,7 +43,12 @@ public final class Demo {
         usage("unknown arguments " + rest);
       }
       PrintStream text = "-".equals(out) ? System.err : System.out; // stdout carries the JSON
-      replay(dir, out, text, text);
+      try {
+        replay(dir, out, text, text);
+      } catch (LedgerException e) {
+        System.err.println("cannot replay " + dir + ": " + e.getMessage());
+        System.exit(1);
+      }
       return;
     }
     Path dir = Path.of(option(rest, "--dir", "target/ledger-example")).toAbsolutePath()
