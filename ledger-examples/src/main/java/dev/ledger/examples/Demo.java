@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -83,18 +84,41 @@ public final class Demo {
         s.cancelled());
     System.out.printf("  conflicts  %d commits lost the race for a revision and were retried%n",
         s.conflicts());
-    System.out.printf("  artifacts  %d snapshots frozen, one per finished attempt (%d more of"
-        + " attempts cancelled after freezing), %d blobs%n", s.snapshots(),
+    System.out.printf("  artifacts  %d snapshots frozen: one per finished attempt, plus %d of"
+        + " attempts cancelled after their output was frozen; %d blobs%n", s.snapshots(),
         s.snapshots() - s.attempts(), s.blobs());
-    System.out.println("  crash      " + (report.killed() == null ? "none" : report.killed()));
-    for (Map.Entry<String, String> e : report.outcomes().entrySet()) {
-      System.out.println("  recovered  " + e.getKey() + ": " + e.getValue());
-    }
+    report.kills().forEach(kill -> System.out.println("  killed     " + kill));
+    recovered(report).forEach(line -> System.out.println("  recovered  " + line));
     System.out.printf("  journal    %d events, %d commits; replayed in %d pages%n",
         replay.events(), s.revision(), replay.pages());
     System.out.println("  ledger     " + dir);
     System.out.println("  exported   " + jsonl);
     System.out.printf("done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+  }
+
+  /** One line per status recovered from: how many, how they ended, and which if few. */
+  private static List<String> recovered(LocalOrchestrator.Report report) {
+    Map<OperationStatus, List<Operation>> byStatus = new TreeMap<>();
+    report.recovered().forEach(op ->
+        byStatus.computeIfAbsent(op.status(), k -> new ArrayList<>()).add(op));
+    List<String> lines = new ArrayList<>();
+    byStatus.forEach((from, ops) -> {
+      Map<String, Long> ends = new TreeMap<>();
+      ops.forEach(op -> ends.merge(report.outcomes().get(op.id()).wireName(), 1L, Long::sum));
+      List<String> parts = new ArrayList<>();
+      ends.forEach((end, n) -> parts.add(n + " " + end));
+      StringBuilder line = new StringBuilder().append(ops.size()).append(' ')
+          .append(from.wireName()).append(" -> ").append(String.join(", ", parts));
+      if (ops.size() <= 3) {
+        line.append(" (").append(String.join(", ", ops.stream().map(Operation::id).toList()))
+            .append(')');
+      }
+      lines.add(line.toString());
+    });
+    if (lines.isEmpty()) {
+      lines.add("nothing to recover");
+    }
+    return lines;
   }
 
   private static JournalReplay.Result replay(Path dir, String out, PrintStream timeline,

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -22,15 +23,20 @@ import java.util.concurrent.TimeUnit;
  * one directory.
  *
  * <p><b>Session 1.</b> Creates the plan, starts two worker processes (child JVMs with this
- * JVM's {@code java} and class path) and worker threads. Worker process {@code p1} hangs on
- * its second attempt and is killed with SIGKILL while that attempt runs. At half the plan, the
- * orchestrator drains: running operations become {@code stop_requested}; the live workers
- * cancel theirs and exit, {@code p1}'s stays as it is. <b>Session 2</b> (a restart: fresh
- * store instances over the same directory) recovers the operations session 1 left pending,
- * running or stop-requested, then finishes the plan with a new worker process and threads.
+ * JVM's {@code java} and class path) and worker threads. Worker process {@code p1} hangs in
+ * its second attempt and is killed with SIGKILL while that attempt runs; {@code p2} hangs in
+ * its sixth. When {@code p2} hangs (or at half the plan), the orchestrator drains: the running
+ * operations of live workers become {@code stop_requested}; the threads cancel theirs and
+ * exit; {@code p2} does not answer within the grace period and is killed too. {@code p1}'s
+ * operation stays {@code running} (the orchestrator knows nobody is there to ask).
+ *
+ * <p><b>Session 2</b> (a restart: fresh store instances over the same directory) recovers
+ * what session 1 left pending, running or stop-requested, then finishes the plan with a new
+ * worker process and new threads.
  */
 public final class LocalOrchestrator {
   private static final long PHASE_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(40);
+  private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
   /**
    * What to run.
@@ -49,13 +55,13 @@ public final class LocalOrchestrator {
    * What happened.
    *
    * @param summary the final numbers
-   * @param killed what the killed process was doing, or null if it was not killed
+   * @param kills the worker processes killed, and what they were doing
    * @param stopRequested operations the drain asked to stop
    * @param recovered operations session 2 recovered, as found
-   * @param outcomes for each recovered operation, how it ended
+   * @param outcomes for each recovered operation (by id), how it ended
    */
-  public record Report(RunSummary summary, String killed, List<String> stopRequested,
-      List<Operation> recovered, Map<String, String> outcomes) {}
+  public record Report(RunSummary summary, List<String> kills, List<String> stopRequested,
+      List<Operation> recovered, Map<String, OperationStatus> outcomes) {}
 
   private final Config config;
   private final Progress progress;
@@ -74,15 +80,16 @@ public final class LocalOrchestrator {
   public Report run() throws IOException, InterruptedException {
     Files.createDirectories(logs);
     try {
-      String[] killed = new String[1];
-      List<String> stopped = sessionOne(killed);
-      return sessionTwo(killed[0], stopped);
+      List<String> kills = new ArrayList<>();
+      List<String> stopped = sessionOne(kills);
+      return sessionTwo(kills, stopped);
     } finally {
       children.forEach(Process::destroyForcibly);
     }
   }
 
-  private List<String> sessionOne(String[] killed) throws IOException, InterruptedException {
+  private List<String> sessionOne(List<String> kills) throws IOException, InterruptedException {
+    boolean otherKilled = false;
     try (FileLedgerStore store = FileLedgerStore.open(config.dir());
         FileArtifactStore artifacts = FileArtifactStore.open(config.dir())) {
       Ledger<PlanState> ledger = store.ledger(config.planId(), PlanState.class);
@@ -91,42 +98,50 @@ public final class LocalOrchestrator {
       progress.note("session 1: plan " + config.planId() + ", " + config.tasks()
           + " tasks; worker processes p1 and p2, " + config.threads() + " worker threads");
       Process victim = spawn("p1", 2);
-      Process other = spawn("p2", 0);
+      Process other = spawn("p2", 6);
       List<Thread> threads = startThreads(store, artifacts, 1);
       List<String> stopped = new ArrayList<>();
-      boolean drained = false;
+      long drainedAt = 0;
       long deadline = System.nanoTime() + PHASE_DEADLINE_NANOS;
       while (true) {
         PlanState s = ledger.load().state();
         progress.show("session 1", s);
-        if (killed[0] == null && victim.isAlive()) {
-          Optional<Operation> hung = s.operations().values().stream()
-              .filter(o -> o.status() == OperationStatus.RUNNING && "p1".equals(o.owner()))
-              .filter(o -> s.countOperations(x -> "p1".equals(x.owner())) >= 2)
-              .findFirst();
+        if (kills.isEmpty() && victim.isAlive()) {
+          Optional<Operation> hung = hung(s, "p1", 2);
           if (hung.isPresent()) {
             victim.destroyForcibly().waitFor();
-            killed[0] = "worker process p1 (pid " + victim.pid() + ") killed with SIGKILL while"
-                + " it ran " + hung.get().id();
-            progress.note(killed[0]);
+            kills.add("worker process p1 (pid " + victim.pid() + ") killed with SIGKILL while"
+                + " it ran " + hung.get().id());
+            progress.note(kills.get(0));
           }
         }
-        boolean victimGone = killed[0] != null || !victim.isAlive();
+        boolean victimGone = !kills.isEmpty() || !victim.isAlive();
         long done = s.countTasks(t -> t.status().terminal());
-        if (!drained && victimGone && done * 2 >= s.tasks().size()) {
-          stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger, true)));
-          drained = true;
+        if (drainedAt == 0 && victimGone
+            && (hung(s, "p2", 6).isPresent() || done * 2 >= s.tasks().size())) {
+          // The orchestrator knows p1 is dead: nobody to ask, its operation stays running.
+          stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger, true), Set.of("p1")));
+          drainedAt = System.nanoTime();
           progress.note("draining at " + done + "/" + s.tasks().size()
               + " tasks; stop requested for " + stopped);
         }
-        if ((drained || s.complete()) && threads.stream().noneMatch(Thread::isAlive)
+        if (drainedAt != 0 && other.isAlive()
+            && System.nanoTime() - drainedAt > STOP_GRACE_NANOS) {
+          other.destroyForcibly().waitFor();
+          kills.add("worker process p2 (pid " + other.pid() + ") did not acknowledge the stop"
+              + " request within " + TimeUnit.NANOSECONDS.toMillis(STOP_GRACE_NANOS)
+              + " ms; killed with SIGKILL");
+          progress.note(kills.get(kills.size() - 1));
+          otherKilled = true;
+        }
+        if ((drainedAt != 0 || s.complete()) && threads.stream().noneMatch(Thread::isAlive)
             && !other.isAlive() && victimGone) {
           break;
         }
         checkProgress(deadline);
         TimeUnit.MILLISECONDS.sleep(10);
       }
-      joinAll(threads, other);
+      joinAll(threads, otherKilled ? null : other);
       PlanState end = ledger.load().state();
       progress.show("session 1", end);
       progress.note("session 1 stopped, leaving " + describe(end.recoverable()));
@@ -134,7 +149,7 @@ public final class LocalOrchestrator {
     }
   }
 
-  private Report sessionTwo(String killed, List<String> stopped)
+  private Report sessionTwo(List<String> kills, List<String> stopped)
       throws IOException, InterruptedException {
     // A restart: fresh store instances over the same directory.
     try (FileLedgerStore store = FileLedgerStore.open(config.dir());
@@ -155,17 +170,23 @@ public final class LocalOrchestrator {
       joinAll(threads, worker);
       progress.show("session 2", s);
       progress.end();
-      Map<String, String> outcomes = new TreeMap<>();
+      Map<String, OperationStatus> outcomes = new TreeMap<>();
       for (Operation op : recovered) {
-        Operation now = s.operations().get(op.id());
-        outcomes.put(op.id(), op.status().wireName() + " -> " + now.status().wireName()
-            + (now.status() == OperationStatus.CANCELLED ? " (task " + op.task() + " "
-                + s.task(op.task()).status().wireName() + " in attempt "
-                + s.task(op.task()).attempts() + ")" : ""));
+        outcomes.put(op.id(), s.operations().get(op.id()).status());
       }
-      return new Report(RunSummary.of(ledger.load(), artifacts), killed, stopped, recovered,
-          outcomes);
+      return new Report(RunSummary.of(ledger.load(), artifacts), List.copyOf(kills), stopped,
+          recovered, outcomes);
     }
+  }
+
+  /** The operation {@code worker} runs if it has claimed at least {@code claims}. */
+  private static Optional<Operation> hung(PlanState s, String worker, int claims) {
+    if (s.countOperations(o -> worker.equals(o.owner())) < claims) {
+      return Optional.empty();
+    }
+    return s.operations().values().stream()
+        .filter(o -> o.status() == OperationStatus.RUNNING && worker.equals(o.owner()))
+        .findFirst();
   }
 
   private static String describe(List<Operation> ops) {
@@ -222,7 +243,7 @@ public final class LocalOrchestrator {
       t.join();
     }
     checkFailures();
-    if (process.waitFor() != 0) {
+    if (process != null && process.waitFor() != 0) {
       throw new IllegalStateException("worker process exited with " + process.exitValue()
           + "; see " + logs);
     }

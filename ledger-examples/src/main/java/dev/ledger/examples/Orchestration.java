@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the orchestrator itself commits: creating the plan, asking workers to drain, and, after
@@ -31,13 +32,15 @@ public final class Orchestration {
   }
 
   /**
-   * Asks the workers to stop: no new claims or dispatches, and every running operation becomes
-   * {@code stop_requested}; its owner acknowledges by cancelling it. An owner that died never
-   * acknowledges, which leaves the operation for recovery.
+   * Asks the workers to stop: no new claims or dispatches, and every running operation of a
+   * live worker becomes {@code stop_requested}; its owner acknowledges by cancelling it. An
+   * owner that dies before acknowledging leaves the operation {@code stop_requested}, and the
+   * operations of workers known to be dead stay {@code running}: both are left for recovery.
    *
+   * @param deadWorkers workers known to be dead (there is nobody to ask)
    * @return the operations asked to stop
    */
-  public static List<String> requestDrain(PlanLedger ledger) {
+  public static List<String> requestDrain(PlanLedger ledger, Set<String> deadWorkers) {
     List<String> stopped = new ArrayList<>();
     ledger.apply(state -> {
       stopped.clear();
@@ -48,7 +51,7 @@ public final class Orchestration {
       b.state(state.withSession(state.session(), true));
       b.event("orchestrator.draining", Map.of("session", state.session()));
       for (Operation op : state.operations().values()) {
-        if (op.status() == OperationStatus.RUNNING) {
+        if (op.status() == OperationStatus.RUNNING && !deadWorkers.contains(op.owner())) {
           b.operation(op.withStatus(OperationStatus.STOP_REQUESTED), Map.of());
           stopped.add(op.id());
         }

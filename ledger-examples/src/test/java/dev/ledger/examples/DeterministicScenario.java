@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,9 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ol>
  *   <li>Session 1: the plan is created; worker w1 crashes in its third attempt (its operation
  *       stays running); w2 takes six steps and dispatches what is ready; w3 claims an
- *       operation; the orchestrator drains
- *       (both running operations become stop-requested); w3 acknowledges by cancelling; w1
- *       never does.
+ *       operation; the orchestrator, not knowing w1 is dead, drains (both running operations
+ *       become stop-requested); w3 acknowledges by cancelling; w1 never does.
  *   <li>Session 2 (fresh store instances where the stores allow it): recovery cancels w1's
  *       stop-requested operation and keeps the pending ones; worker w4 crashes in its fifth
  *       attempt and the orchestrator stops without draining (its operation stays running).
@@ -88,7 +88,7 @@ final class DeterministicScenario {
       w2.dispatch();
       Worker w3 = worker("w3", s, work());
       Operation claimed = w3.claim().orElseThrow();
-      stopped = Orchestration.requestDrain(new PlanLedger(ledger(s), false));
+      stopped = Orchestration.requestDrain(new PlanLedger(ledger(s), false), Set.of());
       w3.run(claimed);
     }
     List<Operation> second;
