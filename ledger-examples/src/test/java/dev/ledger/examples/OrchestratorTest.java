@@ -133,29 +133,6 @@ class OrchestratorTest {
   }
 
   @Test
-  void aLostRaceIsRetriedAndCountedInTheLedger() {
-    Ledger<PlanState> ledger = ledgers.ledger("race", PlanState.class);
-    Orchestration.create(ledger, Plans.generate("race", 1, 4, 3));
-    PlanLedger slow = new PlanLedger(ledger, false);
-    Worker fast = new Worker("fast", new PlanLedger(ledger, false), artifacts,
-        DeterministicScenario.work());
-    int[] calls = {0};
-
-    slow.apply(state -> {
-      if (calls[0]++ == 0) {
-        fast.dispatch(); // another writer commits between our read and our commit
-      }
-      return Optional.of(Transition.of("note/" + calls[0], state)
-          .event("note", Map.of("call", calls[0])).build());
-    });
-
-    assertThat(calls[0]).isEqualTo(2);
-    assertThat(slow.conflicts()).isEqualTo(1);
-    assertThat(ledger.load().state().conflicts()).isEqualTo(1);
-    assertThat(ledger.load().revision()).isEqualTo(3);
-  }
-
-  @Test
   void twoRunsGiveTheSameJournal() {
     runScenario();
     InMemoryLedgerStore otherLedgers = InMemoryLedgerStore.create(
