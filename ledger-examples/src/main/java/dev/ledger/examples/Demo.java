@@ -84,9 +84,10 @@ public final class Demo {
         s.cancelled());
     System.out.printf("  conflicts  %d commits lost the race for a revision and were retried%n",
         s.conflicts());
-    System.out.printf("  artifacts  %d snapshots frozen: one per finished attempt, plus %d of"
-        + " attempts cancelled after their output was frozen; %d blobs%n", s.snapshots(),
-        s.snapshots() - s.attempts(), s.blobs());
+    long late = s.snapshots() - s.attempts();
+    System.out.printf("  artifacts  %d snapshots frozen, one per finished attempt%s; %d blobs%n",
+        s.snapshots(), late == 0 ? "" : " (and " + late + " of attempts cancelled after their"
+            + " output was frozen)", s.blobs());
     report.kills().forEach(kill -> System.out.println("  killed     " + kill));
     recovered(report).forEach(line -> System.out.println("  recovered  " + line));
     System.out.printf("  journal    %d events, %d commits; replayed in %d pages%n",

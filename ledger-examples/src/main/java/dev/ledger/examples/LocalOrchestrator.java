@@ -25,10 +25,11 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Session 1.</b> Creates the plan, starts two worker processes (child JVMs with this
  * JVM's {@code java} and class path) and worker threads. Worker process {@code p1} hangs in
  * its second attempt and is killed with SIGKILL while that attempt runs; {@code p2} hangs in
- * its sixth. When {@code p2} hangs (or at half the plan), the orchestrator drains: the running
- * operations of live workers become {@code stop_requested}; the threads cancel theirs and
- * exit; {@code p2} does not answer within the grace period and is killed too. {@code p1}'s
- * operation stays {@code running} (the orchestrator knows nobody is there to ask).
+ * its fourth. When {@code p2} hangs (or at three quarters of the plan), the orchestrator
+ * drains: the running operations of live workers become {@code stop_requested}; the threads
+ * cancel theirs and exit; {@code p2} does not answer within the grace period and is killed
+ * too. {@code p1}'s operation stays {@code running} (the orchestrator knows nobody is there
+ * to ask).
  *
  * <p><b>Session 2</b> (a restart: fresh store instances over the same directory) recovers
  * what session 1 left pending, running or stop-requested, then finishes the plan with a new
@@ -98,7 +99,7 @@ public final class LocalOrchestrator {
       progress.note("session 1: plan " + config.planId() + ", " + config.tasks()
           + " tasks; worker processes p1 and p2, " + config.threads() + " worker threads");
       Process victim = spawn("p1", 2);
-      Process other = spawn("p2", 6);
+      Process other = spawn("p2", 4);
       List<Thread> threads = startThreads(store, artifacts, 1);
       List<String> stopped = new ArrayList<>();
       long drainedAt = 0;
@@ -118,7 +119,7 @@ public final class LocalOrchestrator {
         boolean victimGone = !kills.isEmpty() || !victim.isAlive();
         long done = s.countTasks(t -> t.status().terminal());
         if (drainedAt == 0 && victimGone
-            && (hung(s, "p2", 6).isPresent() || done * 2 >= s.tasks().size())) {
+            && (hung(s, "p2", 4).isPresent() || done * 4 >= s.tasks().size() * 3)) {
           // The orchestrator knows p1 is dead: nobody to ask, its operation stays running.
           stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger, true), Set.of("p1")));
           drainedAt = System.nanoTime();
