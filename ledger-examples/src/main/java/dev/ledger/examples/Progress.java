@@ -9,6 +9,7 @@ import java.io.PrintStream;
  */
 public final class Progress {
   private static final long PLAIN_INTERVAL_NANOS = 500_000_000L;
+  private static final int MAX_WIDTH = 79;
   private final PrintStream out;
   private final boolean terminal;
   private String last = "";
@@ -30,16 +31,19 @@ public final class Progress {
   public synchronized void show(String phase, PlanState s) {
     long done = s.countTasks(t -> t.status().terminal());
     int total = s.tasks().size();
-    int filled = total == 0 ? 0 : (int) (20 * done / total);
-    String line = String.format("%s [%s%s] %d/%d tasks  %d attempts  %d failed  %d conflicts"
-            + "  ops: %d pending %d running %d stop_requested",
-        phase, "#".repeat(filled), ".".repeat(20 - filled), done, total,
+    int filled = total == 0 ? 0 : (int) (10 * done / total);
+    long stopping = s.countOperations(o -> o.status() == OperationStatus.STOP_REQUESTED);
+    String line = String.format("%s [%s%s] %d/%d done  %d attempts  %d conflicts  %d pending"
+            + " %d running%s",
+        phase, "#".repeat(filled), ".".repeat(10 - filled), done, total,
         s.countOperations(o -> o.status() == OperationStatus.SUCCEEDED
-            || o.status() == OperationStatus.FAILED),
-        s.countOperations(o -> o.status() == OperationStatus.FAILED), s.conflicts(),
+            || o.status() == OperationStatus.FAILED), s.conflicts(),
         s.countOperations(o -> o.status() == OperationStatus.PENDING),
         s.countOperations(o -> o.status() == OperationStatus.RUNNING),
-        s.countOperations(o -> o.status() == OperationStatus.STOP_REQUESTED));
+        stopping == 0 ? "" : " " + stopping + " stopping");
+    if (terminal && line.length() > MAX_WIDTH) {
+      line = line.substring(0, MAX_WIDTH); // a wrapped line could not be rewritten in place
+    }
     if (line.equals(last)) {
       return;
     }
