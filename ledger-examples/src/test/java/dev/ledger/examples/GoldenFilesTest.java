@@ -48,6 +48,8 @@ class GoldenFilesTest {
       write(golden, actual);
     }
 
+    assertThat(golden).as("golden files (the test runs from the module directory)")
+        .isDirectory();
     Map<String, byte[]> expected = files(golden);
     expected.put("../journal.jsonl", Files.readAllBytes(GOLDEN.resolve("journal.jsonl")));
     assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
