@@ -1,5 +1,7 @@
 package dev.ledger.core.fs;
 
+import static dev.ledger.core.json.JsonFields.integer;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -134,13 +136,5 @@ final class CommandIndex {
     } catch (NoSuchFileException | SafeFiles.FileTooLargeException e) {
       return null;
     }
-  }
-
-  private static long integer(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    if (value == null || !value.isIntegralNumber() || !value.canConvertToLong()) {
-      throw new IllegalArgumentException("field '" + field + "' must be an integer");
-    }
-    return value.longValue();
   }
 }

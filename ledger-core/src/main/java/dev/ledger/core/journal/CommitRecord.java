@@ -1,5 +1,10 @@
 package dev.ledger.core.journal;
 
+import static dev.ledger.core.json.JsonFields.instant;
+import static dev.ledger.core.json.JsonFields.integer;
+import static dev.ledger.core.json.JsonFields.optionalText;
+import static dev.ledger.core.json.JsonFields.text;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -13,7 +18,6 @@ import dev.ledger.core.json.LedgerJson;
 import dev.ledger.core.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -235,33 +239,6 @@ public record CommitRecord(
     while (names.hasNext()) {
       String name = names.next();
       Preconditions.checkArgument(allowed.contains(name), "unknown %s field '%s'", what, name);
-    }
-  }
-
-  private static long integer(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    Preconditions.checkArgument(value != null && value.isIntegralNumber() && value.canConvertToLong(),
-        "field '%s' must be an integer", field);
-    return value.longValue();
-  }
-
-  private static String text(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    Preconditions.checkArgument(value != null && value.isTextual(), "field '%s' must be a string",
-        field);
-    return value.textValue();
-  }
-
-  private static String optionalText(JsonNode node, String field) {
-    JsonNode value = node.get(field);
-    return value == null ? null : text(node, field);
-  }
-
-  private static Instant instant(JsonNode node, String field) {
-    try {
-      return Instant.parse(text(node, field));
-    } catch (DateTimeParseException e) {
-      throw new IllegalArgumentException("field '" + field + "' is not an ISO-8601 instant", e);
     }
   }
 
