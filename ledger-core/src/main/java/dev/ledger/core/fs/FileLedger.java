@@ -1,6 +1,5 @@
 package dev.ledger.core.fs;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.CorruptLedgerException;
@@ -10,7 +9,6 @@ import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerIOException;
-import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.ReadOnlyStoreException;
@@ -19,7 +17,6 @@ import dev.ledger.core.io.FileLocks;
 import dev.ledger.core.io.SafeFiles;
 import dev.ledger.core.journal.CommitRecord;
 import dev.ledger.core.journal.CursorCodec;
-import dev.ledger.core.journal.EventPages;
 import dev.ledger.core.journal.JournalLine;
 import dev.ledger.core.journal.PositionedRecord;
 import dev.ledger.core.spi.CommitRequest;
@@ -29,12 +26,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -42,7 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One ledger in a directory: the writer and reader paths.
+ * One ledger in a directory: the writer path, and the backend that joins it to the reader.
  *
  * <p><b>Writer path.</b> Lock (in-process, then the {@code .lock} file) → make sure the
  * cached tail is current (the last segment's size and the absence of a next segment prove no
@@ -52,12 +45,8 @@ import org.slf4j.LoggerFactory;
  * command index entries and {@code state.json} → unlock. One forced write per commit in the
  * common case.
  *
- * <p><b>Reader path.</b> No lock. The latest position this process saw committed (by its
- * writer or an earlier read) is cached with its state: if the journal has not grown since
- * (one {@code stat} of the segment and one of the next segment's name), it is the answer;
- * if it has grown, only the new records are applied. Otherwise (first read, or the journal
- * no longer reaches the cached position) read {@code state.json} and apply the records after
- * its position. Reads stop before an incomplete or torn tail.
+ * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
+ * commit it makes so that a load in this process costs two {@code stat}s.
  *
  * <p><b>Failure.</b> An I/O error while appending or forcing poisons the ledger in this store:
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
@@ -82,23 +71,7 @@ final class FileLedger implements LedgerBackend {
   /** The writer's view of the journal end; guarded by the ledger lock. */
   private Tail tail;
   private volatile Throwable failure;
-  private volatile Published published;
-
-  private static final class Tail {
-    long revision;
-    long nextSequence = 1;
-    long segment = 1;
-    long end;
-    JsonNode state;
-    Instant updatedAt;
-    FileChannel channel;
-    int sinceCheckpoint;
-    final Map<String, CommandIndex.Entry> recentCommands = new LinkedHashMap<>();
-  }
-
-  /** The latest position this process has seen committed, with its state: a read cache. */
-  private record Published(JsonNode state, long revision, Instant updatedAt, long nextSequence,
-      long segment, long end) {}
+  private final LedgerReader reader;
 
   FileLedger(String root, Path dir, LedgerOptions options, String readOnlyStore) {
     this.root = root;
@@ -112,6 +85,7 @@ final class FileLedger implements LedgerBackend {
         JournalLine.maxLineBytes(options));
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.maxCheckpointBytes = 2L * options.maxStateBytes() + 64 * 1024;
+    this.reader = new LedgerReader(root, journal, stateFile, maxCheckpointBytes);
   }
 
   @Override
@@ -119,176 +93,21 @@ final class FileLedger implements LedgerBackend {
     return root;
   }
 
-  boolean exists() {
-    return Files.exists(journal.segment(1)) || Files.exists(stateFile);
-  }
-
   // ---------------------------------------------------------------- reader path
 
   @Override
   public Optional<StoredState> read() {
-    Published p = published;
-    if (p != null) {
-      if (isLatest(p)) {
-        return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt()));
-      }
-      Optional<StoredState> forward = readForward(p);
-      if (forward != null) {
-        return forward;
-      }
-    }
-    Tail t = start(Checkpoint.read(stateFile, root, maxCheckpointBytes));
-    if (!Files.exists(journal.segment(t.segment))) {
-      return missingSegment(t);
-    }
-    try {
-      checkPosition(t);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
-    }
-    return readFrom(t);
-  }
-
-  /**
-   * Reads on from a position this process saw committed: records are append-only and only
-   * bytes beyond committed ones are ever cut, so what follows it is what was committed since.
-   * Returns null if the segment no longer reaches the position (external damage), so the
-   * caller starts over from the checkpoint.
-   */
-  private Optional<StoredState> readForward(Published p) {
-    try {
-      if (Files.size(journal.segment(p.segment())) < p.end()) {
-        return null;
-      }
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (IOException e) {
-      throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
-    }
-    Tail t = new Tail();
-    t.revision = p.revision();
-    t.nextSequence = p.nextSequence();
-    t.segment = p.segment();
-    t.end = p.end();
-    t.state = p.state();
-    t.updatedAt = p.updatedAt();
-    return readFrom(t);
-  }
-
-  private Optional<StoredState> readFrom(Tail t) {
-    try (JournalScanner scan = scanner(t)) {
-      PositionedRecord r;
-      while ((r = scan.next()) != null) {
-        apply(t, r, false);
-      }
-      t.segment = scan.segment();
-      t.end = scan.end();
-    }
-    if (t.revision == 0) {
-      return Optional.empty();
-    }
-    publish(t);
-    return Optional.of(new StoredState(t.state, t.revision, t.updatedAt));
-  }
-
-  /** Offers a position to the read cache; a newer one already there is kept. */
-  private void publish(Tail t) {
-    Published p = published;
-    if (p == null || p.revision() <= t.revision) {
-      published = new Published(t.state, t.revision, t.updatedAt, t.nextSequence, t.segment,
-          t.end);
-    }
-  }
-
-  private boolean isLatest(Published p) {
-    try {
-      return Files.size(journal.segment(p.segment())) == p.end()
-          && (p.segment() == p.revision() + 1 || !Files.exists(journal.segment(p.revision() + 1)));
-    } catch (NoSuchFileException e) {
-      return false;
-    } catch (IOException e) {
-      throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
-    }
-  }
-
-  private Optional<StoredState> missingSegment(Tail t) {
-    if (t.revision == 0) {
-      return Optional.empty();
-    }
-    throw new CorruptLedgerException(journal.segment(t.segment), -1,
-        "the checkpoint at revision " + t.revision + " points into this missing segment");
+    return reader.read();
   }
 
   @Override
   public EventPage events(Cursor after, int limit) {
-    if (after.isStart()) {
-      if (!Files.exists(journal.segment(1))) {
-        missingSegment(start(Checkpoint.read(stateFile, root, maxCheckpointBytes)));
-        return new EventPage(java.util.List.of(), after, false);
-      }
-      return EventPages.page(root, new JournalScanner(journal, 1, 0, 1, 1), 0, after, limit);
-    }
-    CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.page(root, verified(position), position.after(), after, limit);
+    return reader.events(after, limit);
   }
 
   @Override
   public Stream<Event> replay(Cursor after) {
-    if (after.isStart()) {
-      if (!Files.exists(journal.segment(1))) {
-        missingSegment(start(Checkpoint.read(stateFile, root, maxCheckpointBytes)));
-        return Stream.empty();
-      }
-      return EventPages.stream(new JournalScanner(journal, 1, 0, 1, 1), 0);
-    }
-    CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.stream(verified(position), position.after());
-  }
-
-  /** A scanner at the cursor's position hint, once the record there proves the hint. */
-  private JournalScanner verified(CursorCodec.Position position) {
-    if (!exists()) {
-      throw new LedgerNotFoundException(root);
-    }
-    CommitRecord record = position.segment() < 1 ? null
-        : recordAt(position.segment(), position.offset());
-    if (record == null || !EventPages.startsReadAfter(record, position.after())) {
-      throw CursorCodec.invalid(root, "cursor position (segment " + position.segment()
-          + ", offset " + position.offset() + ", after sequence " + position.after()
-          + ") does not match the journal");
-    }
-    return new JournalScanner(journal, position.segment(), position.offset(), record.revision(),
-        record.firstSequence());
-  }
-
-  /** The valid record whose line starts at {@code offset}, or null if there is none. */
-  private CommitRecord recordAt(long segment, long offset) {
-    Path path = journal.segment(segment);
-    try {
-      if (offset > 0) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-          ByteBuffer previous = ByteBuffer.allocate(1);
-          if (channel.read(previous, offset - 1) != 1 || previous.get(0) != '\n') {
-            return null;
-          }
-        }
-      }
-      try (LineReader reader = new LineReader(path, offset, journal.maxLine())) {
-        LineReader.Line line = reader.next();
-        if (line == null || line.kind() != LineReader.Kind.COMPLETE) {
-          return null;
-        }
-        CommitRecord record = JournalLine.decode(line.bytes(), line.length());
-        return record.root().equals(root) && (offset > 0 || record.revision() == segment)
-            ? record : null;
-      }
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (IOException e) {
-      throw new LedgerIOException("reading journal record", path, e);
-    } catch (JournalLine.DefectException | CommitRecord.FutureFormatException e) {
-      return null;
-    }
+    return reader.replay(after);
   }
 
   // ---------------------------------------------------------------- writer path
@@ -329,7 +148,7 @@ final class FileLedger implements LedgerBackend {
             record.revision(), t.segment, offset));
       }
       t.sinceCheckpoint++;
-      publish(t);
+      reader.publish(t);
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }
@@ -347,7 +166,7 @@ final class FileLedger implements LedgerBackend {
     if (entry == null) {
       return null;
     }
-    CommitRecord recorded = recordAt(entry.segment(), entry.offset());
+    CommitRecord recorded = reader.recordAt(entry.segment(), entry.offset());
     if (recorded == null || recorded.revision() != entry.revision()
         || !id.equals(recorded.commandId())) {
       throw new CorruptLedgerException(journal.segment(entry.segment()), entry.offset(),
@@ -419,7 +238,7 @@ final class FileLedger implements LedgerBackend {
         closeChannel(t);
         tail = null;
       }
-      t = start(Checkpoint.read(stateFile, root, maxCheckpointBytes));
+      t = Tail.start(reader.readCheckpoint());
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
       tail = t;
@@ -429,57 +248,19 @@ final class FileLedger implements LedgerBackend {
     }
   }
 
-  /** A tail positioned at {@code checkpoint}, or at the start of an empty ledger. */
-  private Tail start(Checkpoint checkpoint) {
-    Tail t = new Tail();
-    if (checkpoint != null) {
-      t.revision = checkpoint.revision();
-      t.nextSequence = checkpoint.nextSequence();
-      t.segment = checkpoint.segment();
-      t.end = checkpoint.offset();
-      t.state = checkpoint.state();
-      t.updatedAt = checkpoint.updatedAt();
-    }
-    return t;
-  }
-
-  private JournalScanner scanner(Tail t) {
-    return new JournalScanner(journal, t.segment, t.end, t.revision + 1, t.nextSequence);
-  }
-
-  /** Checks that a checkpoint's journal position is a record boundary inside its segment. */
-  private void checkPosition(Tail t) throws IOException {
-    if (t.end == 0) {
-      return;
-    }
-    Path path = journal.segment(t.segment);
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-      long size = channel.size();
-      if (t.end > size) {
-        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
-            + " points beyond the end of the segment (" + size + " bytes)");
-      }
-      ByteBuffer previous = ByteBuffer.allocate(1);
-      if (channel.read(previous, t.end - 1) != 1 || previous.get(0) != '\n') {
-        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
-            + " does not point at a record boundary");
-      }
-    }
-  }
-
   /** Replays into {@code t} every record after its position; cuts a torn tail. */
   private void advance(Tail t) throws IOException {
     if (!Files.exists(journal.segment(t.segment))) {
-      missingSegment(t);
+      reader.missingSegment(t);
       return;
     }
-    checkPosition(t);
+    reader.checkPosition(t);
     long cut;
     long segment;
-    try (JournalScanner scan = scanner(t)) {
+    try (JournalScanner scan = reader.scanner(t)) {
       PositionedRecord r;
       while ((r = scan.next()) != null) {
-        apply(t, r, true);
+        t.apply(r, journal, true);
       }
       segment = scan.segment();
       t.end = scan.end();
@@ -498,25 +279,6 @@ final class FileLedger implements LedgerBackend {
       if (sync) {
         t.channel.force(true);
       }
-    }
-  }
-
-  private void apply(Tail t, PositionedRecord positioned, boolean writer) {
-    CommitRecord r = positioned.record();
-    if (r.state() == null && t.state == null) {
-      throw new CorruptLedgerException(journal.segment(positioned.segment()), positioned.offset(),
-          "revision " + r.revision() + " is a patch but no state precedes it");
-    }
-    t.state = r.applyTo(t.state);
-    t.revision = r.revision();
-    t.nextSequence = r.nextSequence();
-    t.updatedAt = r.committedAt();
-    if (writer) {
-      if (r.commandId() != null) {
-        t.recentCommands.put(r.commandId(), new CommandIndex.Entry(r.commandDigest(),
-            r.revision(), positioned.segment(), positioned.offset()));
-      }
-      t.sinceCheckpoint++;
     }
   }
 
@@ -581,7 +343,7 @@ final class FileLedger implements LedgerBackend {
         closeChannel(tail);
         tail = null;
       }
-      published = null;
+      reader.clearCache();
     }
   }
 

@@ -1,0 +1,257 @@
+package dev.ledger.core.fs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.journal.CommitRecord;
+import dev.ledger.core.journal.CursorCodec;
+import dev.ledger.core.journal.EventPages;
+import dev.ledger.core.journal.JournalLine;
+import dev.ledger.core.journal.PositionedRecord;
+import dev.ledger.core.spi.StoredState;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The reader path of one ledger: no lock, never half a commit.
+ *
+ * <p>The latest position this process saw committed (by its writer or an earlier read) is
+ * cached with its state: if the journal has not grown since (one {@code stat} of the segment
+ * and one of the next segment's name), it is the answer; if it has grown, only the new
+ * records are applied. Otherwise (first read, or the journal no longer reaches the cached
+ * position) read {@code state.json} and apply the records after its position. Reads stop
+ * before an incomplete or torn tail. Pages and replays start at the position their cursor's
+ * hint names, once the record there proves it. Thread-safe.
+ */
+final class LedgerReader {
+  private final String root;
+  private final JournalFiles journal;
+  private final Path stateFile;
+  private final long maxCheckpointBytes;
+  private volatile Published published;
+
+  /** The latest position this process has seen committed, with its state. */
+  private record Published(JsonNode state, long revision, Instant updatedAt, long nextSequence,
+      long segment, long end) {}
+
+  LedgerReader(String root, JournalFiles journal, Path stateFile, long maxCheckpointBytes) {
+    this.root = root;
+    this.journal = journal;
+    this.stateFile = stateFile;
+    this.maxCheckpointBytes = maxCheckpointBytes;
+  }
+
+  /** The checkpoint, or null if none was written yet. */
+  Checkpoint readCheckpoint() {
+    return Checkpoint.read(stateFile, root, maxCheckpointBytes);
+  }
+
+  /** Forgets the cached position (the store is closing). */
+  void clearCache() {
+    published = null;
+  }
+
+  boolean exists() {
+    return Files.exists(journal.segment(1)) || Files.exists(stateFile);
+  }
+
+  Optional<StoredState> read() {
+    Published p = published;
+    if (p != null) {
+      if (isLatest(p)) {
+        return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt()));
+      }
+      Optional<StoredState> forward = readForward(p);
+      if (forward != null) {
+        return forward;
+      }
+    }
+    Tail t = Tail.start(readCheckpoint());
+    if (!Files.exists(journal.segment(t.segment))) {
+      return missingSegment(t);
+    }
+    try {
+      checkPosition(t);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
+    }
+    return readFrom(t);
+  }
+
+  /**
+   * Reads on from a position this process saw committed: records are append-only and only
+   * bytes beyond committed ones are ever cut, so what follows it is what was committed since.
+   * Returns null if the segment no longer reaches the position (external damage), so the
+   * caller starts over from the checkpoint.
+   */
+  private Optional<StoredState> readForward(Published p) {
+    try {
+      if (Files.size(journal.segment(p.segment())) < p.end()) {
+        return null;
+      }
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
+    }
+    Tail t = new Tail();
+    t.revision = p.revision();
+    t.nextSequence = p.nextSequence();
+    t.segment = p.segment();
+    t.end = p.end();
+    t.state = p.state();
+    t.updatedAt = p.updatedAt();
+    return readFrom(t);
+  }
+
+  private Optional<StoredState> readFrom(Tail t) {
+    try (JournalScanner scan = scanner(t)) {
+      PositionedRecord r;
+      while ((r = scan.next()) != null) {
+        t.apply(r, journal, false);
+      }
+      t.segment = scan.segment();
+      t.end = scan.end();
+    }
+    if (t.revision == 0) {
+      return Optional.empty();
+    }
+    publish(t);
+    return Optional.of(new StoredState(t.state, t.revision, t.updatedAt));
+  }
+
+  /** Offers a position to the read cache; a newer one already there is kept. */
+  void publish(Tail t) {
+    Published p = published;
+    if (p == null || p.revision() <= t.revision) {
+      published = new Published(t.state, t.revision, t.updatedAt, t.nextSequence, t.segment,
+          t.end);
+    }
+  }
+
+  private boolean isLatest(Published p) {
+    try {
+      return Files.size(journal.segment(p.segment())) == p.end()
+          && (p.segment() == p.revision() + 1 || !Files.exists(journal.segment(p.revision() + 1)));
+    } catch (NoSuchFileException e) {
+      return false;
+    } catch (IOException e) {
+      throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
+    }
+  }
+
+  Optional<StoredState> missingSegment(Tail t) {
+    if (t.revision == 0) {
+      return Optional.empty();
+    }
+    throw new CorruptLedgerException(journal.segment(t.segment), -1,
+        "the checkpoint at revision " + t.revision + " points into this missing segment");
+  }
+
+  EventPage events(Cursor after, int limit) {
+    if (after.isStart()) {
+      if (!Files.exists(journal.segment(1))) {
+        missingSegment(Tail.start(readCheckpoint()));
+        return new EventPage(List.of(), after, false);
+      }
+      return EventPages.page(root, new JournalScanner(journal, 1, 0, 1, 1), 0, after, limit);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.page(root, verified(position), position.after(), after, limit);
+  }
+
+  Stream<Event> replay(Cursor after) {
+    if (after.isStart()) {
+      if (!Files.exists(journal.segment(1))) {
+        missingSegment(Tail.start(readCheckpoint()));
+        return Stream.empty();
+      }
+      return EventPages.stream(new JournalScanner(journal, 1, 0, 1, 1), 0);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.stream(verified(position), position.after());
+  }
+
+  /** A scanner at the cursor's position hint, once the record there proves the hint. */
+  private JournalScanner verified(CursorCodec.Position position) {
+    if (!exists()) {
+      throw new LedgerNotFoundException(root);
+    }
+    CommitRecord record = position.segment() < 1 ? null
+        : recordAt(position.segment(), position.offset());
+    if (record == null || !EventPages.startsReadAfter(record, position.after())) {
+      throw CursorCodec.invalid(root, "cursor position (segment " + position.segment()
+          + ", offset " + position.offset() + ", after sequence " + position.after()
+          + ") does not match the journal");
+    }
+    return new JournalScanner(journal, position.segment(), position.offset(), record.revision(),
+        record.firstSequence());
+  }
+
+  /** The valid record whose line starts at {@code offset}, or null if there is none. */
+  CommitRecord recordAt(long segment, long offset) {
+    Path path = journal.segment(segment);
+    try {
+      if (offset > 0) {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+          ByteBuffer previous = ByteBuffer.allocate(1);
+          if (channel.read(previous, offset - 1) != 1 || previous.get(0) != '\n') {
+            return null;
+          }
+        }
+      }
+      try (LineReader reader = new LineReader(path, offset, journal.maxLine())) {
+        LineReader.Line line = reader.next();
+        if (line == null || line.kind() != LineReader.Kind.COMPLETE) {
+          return null;
+        }
+        CommitRecord record = JournalLine.decode(line.bytes(), line.length());
+        return record.root().equals(root) && (offset > 0 || record.revision() == segment)
+            ? record : null;
+      }
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal record", path, e);
+    } catch (JournalLine.DefectException | CommitRecord.FutureFormatException e) {
+      return null;
+    }
+  }
+
+  JournalScanner scanner(Tail t) {
+    return new JournalScanner(journal, t.segment, t.end, t.revision + 1, t.nextSequence);
+  }
+
+  /** Checks that a checkpoint's journal position is a record boundary inside its segment. */
+  void checkPosition(Tail t) throws IOException {
+    if (t.end == 0) {
+      return;
+    }
+    Path path = journal.segment(t.segment);
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      long size = channel.size();
+      if (t.end > size) {
+        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
+            + " points beyond the end of the segment (" + size + " bytes)");
+      }
+      ByteBuffer previous = ByteBuffer.allocate(1);
+      if (channel.read(previous, t.end - 1) != 1 || previous.get(0) != '\n') {
+        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
+            + " does not point at a record boundary");
+      }
+    }
+  }
+}
