@@ -1,0 +1,46 @@
+package dev.ledger.bench;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * The floor: append a ~300-byte record to one file and {@code force(false)} it, per commit.
+ * No revision check, no encoding: what the disk allows for one forced append.
+ */
+final class FloorAppend implements CommitTarget {
+  static final int RECORD_BYTES = 300;
+  private final FileChannel channel;
+  private final byte[] record = new byte[RECORD_BYTES];
+  private long end;
+  private long counter;
+
+  FloorAppend(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.READ);
+    end = channel.size();
+    Arrays.fill(record, (byte) 'x');
+    record[RECORD_BYTES - 1] = '\n';
+  }
+
+  @Override
+  public void commit() throws IOException {
+    byte[] n = Long.toString(++counter).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    System.arraycopy(n, 0, record, 0, n.length);
+    ByteBuffer buffer = ByteBuffer.wrap(record);
+    while (buffer.hasRemaining()) {
+      end += channel.write(buffer, end);
+    }
+    channel.force(false);
+  }
+
+  @Override
+  public void close() throws IOException {
+    channel.close();
+  }
+}

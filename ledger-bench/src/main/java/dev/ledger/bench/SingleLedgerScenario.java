@@ -1,0 +1,62 @@
+package dev.ledger.bench;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Scenario 1: durable commits per second of one writer on one ledger, every competitor. */
+final class SingleLedgerScenario {
+  static final String NAME = "1. Single-ledger durable commits";
+
+  private SingleLedgerScenario() {}
+
+  static void run(BenchConfig config, Report report) throws Exception {
+    Path dir = config.dir().resolve("s1");
+    Map<String, CommitTarget> targets = new LinkedHashMap<>();
+    targets.put("floor: append + force", new FloorAppend(dir.resolve("floor/records")));
+    targets.put("replace floor: temp + force + move + dir force",
+        new ReplaceFloor(dir.resolve("replace/state.json")));
+    targets.put("ledger (FileLedgerStore, SYNC)", new LedgerTarget(dir.resolve("ledger"), "run"));
+    targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
+    targets.put("SQLite WAL synchronous=NORMAL",
+        new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
+    Map<String, Stats> stats = new LinkedHashMap<>();
+    for (String name : targets.keySet()) {
+      stats.put(name, report.stats(NAME, name, "commits/s"));
+    }
+    Stats reference = report.stats(NAME, "reference design (rewrite all, starts empty)",
+        "commits/s");
+    try {
+      for (int round = 0; round <= config.rounds(); round++) {
+        for (Map.Entry<String, CommitTarget> t : targets.entrySet()) {
+          double rate = CommitTarget.rate(t.getValue(), config.roundMillis());
+          if (round > 0) {
+            stats.get(t.getKey()).add(rate);
+          }
+        }
+        Path refDir = dir.resolve("reference-" + round);
+        try (ReferenceDesign ref = new ReferenceDesign(refDir.resolve("ledger.json"), 0)) {
+          double rate = CommitTarget.rate(ref, config.roundMillis());
+          if (round > 0) {
+            reference.add(rate);
+          }
+        }
+        ScratchFiles.deleteTree(refDir);
+      }
+    } finally {
+      for (CommitTarget t : targets.values()) {
+        t.close();
+      }
+    }
+    Stats ledger = stats.get("ledger (FileLedgerStore, SYNC)");
+    report.ratio(NAME, "ledger / floor", ledger, stats.get("floor: append + force"),
+        Report.Goal.AT_LEAST, 0.7);
+    report.ratio(NAME, "ledger / SQLite FULL", ledger, stats.get("SQLite WAL synchronous=FULL"),
+        Report.Goal.AT_LEAST, 1.0);
+    report.ratio(NAME, "ledger / SQLite NORMAL", ledger,
+        stats.get("SQLite WAL synchronous=NORMAL"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger / replace floor", ledger,
+        stats.get("replace floor: temp + force + move + dir force"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger / reference design", ledger, reference, Report.Goal.REPORT, 0);
+  }
+}
