@@ -36,6 +36,7 @@ final class ArtifactScenario {
     Stats digest = report.stats(NAME, "SHA-256 (MessageDigest) of a " + size + " file",
         "MB/s");
     Stats put = report.stats(NAME, "blobs().put of the same file (SYNC)", "MB/s");
+    Stats copy = report.stats(NAME, "floor: copy the same file + force, no hashing", "MB/s");
     for (int round = 0; round <= config.blobRounds(); round++) {
       long t0 = System.nanoTime();
       String hex = sha256(input);
@@ -51,13 +52,21 @@ final class ArtifactScenario {
         throw new IllegalStateException("digest mismatch: " + id + " vs " + hex);
       }
       ScratchFiles.deleteTree(storeDir);
+      Path copyFile = dir.resolve("copy.bin");
+      long t2 = System.nanoTime();
+      copyForced(input, copyFile);
+      double c = config.blobBytes() / 1e6 / ((System.nanoTime() - t2) / 1e9);
+      Files.delete(copyFile);
       if (round > 0) {
         digest.add(d);
         put.add(p);
+        copy.add(c);
       }
     }
     Files.delete(input);
     report.ratio(NAME, "put / SHA-256", put, digest, Report.Goal.AT_LEAST, 0.8);
+    report.ratio(NAME, "copy + force floor / SHA-256", copy, digest, Report.Goal.REPORT, 0);
+    report.ratio(NAME, "put / copy + force floor", put, copy, Report.Goal.REPORT, 0);
 
     int few = config.snapshots().get(0);
     int many = config.snapshots().get(1);
@@ -116,6 +125,22 @@ final class ArtifactScenario {
           ch.write(b);
         }
       }
+    }
+  }
+
+  /** Copies with the same 64 KiB buffer as the digest and forces the copy. */
+  private static void copyForced(Path from, Path to) throws IOException {
+    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+        FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE)) {
+      while (in.read(buffer.clear()) > 0) {
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+          out.write(buffer);
+        }
+      }
+      out.force(true);
     }
   }
 

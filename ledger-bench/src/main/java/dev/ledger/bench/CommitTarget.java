@@ -11,14 +11,18 @@ interface CommitTarget extends AutoCloseable {
   /** Commits for about {@code millis} and returns commits per second. */
   static double rate(CommitTarget target, long millis) throws Exception {
     long start = System.nanoTime();
-    long deadline = start + millis * 1_000_000L;
+    long n = count(target, millis);
+    return n * 1e9 / (System.nanoTime() - start);
+  }
+
+  /** Commits for about {@code millis} (at least once) and returns the number of commits. */
+  static long count(CommitTarget target, long millis) throws Exception {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
     long n = 0;
-    long now;
     do {
       target.commit();
       n++;
-      now = System.nanoTime();
-    } while (now < deadline);
-    return n * 1e9 / (now - start);
+    } while (System.nanoTime() < deadline);
+    return n;
   }
 }

@@ -45,22 +45,23 @@ final class ConcurrencyScenario {
       }
       Ledger<Workload.BenchState> shared = store.ledger("shared", Workload.BenchState.class);
       shared.commit(Ledger.NO_REVISION, Workload.state(0), Workload.event(0));
+      RaceCounts counts = new RaceCounts();
+      List<Turns.Slice> slices = List.of(Turns.of(floors.get(0)),
+          millis -> parallel(pool, floors, millis), Turns.of(ledgers.get(0)),
+          millis -> parallel(pool, ledgers, millis),
+          millis -> race(pool, shared, n, millis, counts));
       for (int round = 0; round <= config.rounds(); round++) {
-        boolean keep = round > 0;
-        double f1 = CommitTarget.rate(floors.get(0), config.roundMillis());
-        double fn = parallel(pool, floors, config.roundMillis());
-        double l1 = CommitTarget.rate(ledgers.get(0), config.roundMillis());
-        double ln = parallel(pool, ledgers, config.roundMillis());
-        long[] raceResult = race(pool, shared, n, config.roundMillis());
-        if (keep) {
-          floor1.add(f1);
-          floorN.add(fn);
-          ledger1.add(l1);
-          ledgerN.add(ln);
-          race.add(raceResult[0] * 1e9 / raceResult[3]);
-          retries.add(raceResult[0] == 0 ? Double.NaN
-              : (double) raceResult[1] / raceResult[0]);
-          failures.add(raceResult[2]);
+        counts.reset();
+        double[] rates = Turns.rates(slices, config.roundMillis());
+        if (round > 0) {
+          floor1.add(rates[0]);
+          floorN.add(rates[1]);
+          ledger1.add(rates[2]);
+          ledgerN.add(rates[3]);
+          race.add(rates[4]);
+          long ok = counts.ok.get();
+          retries.add(ok == 0 ? Double.NaN : (double) (counts.calls.get() - ok) / ok);
+          failures.add(counts.gaveUp.get());
         }
       }
     } finally {
@@ -78,42 +79,50 @@ final class ConcurrencyScenario {
     report.ratio(NAME, "racing on 1 ledger / 1 thread", race, ledger1, Report.Goal.REPORT, 0);
   }
 
-  /** Each target committed from its own thread for {@code millis}; total commits/s. */
-  private static double parallel(ExecutorService pool, List<CommitTarget> targets, long millis)
+  /** Each target committed from its own thread for {@code millis}; total commits. */
+  private static long parallel(ExecutorService pool, List<CommitTarget> targets, long millis)
       throws Exception {
-    List<Future<Double>> futures = new ArrayList<>();
+    List<Future<Long>> futures = new ArrayList<>();
     for (CommitTarget t : targets) {
-      futures.add(pool.submit(() -> CommitTarget.rate(t, millis)));
+      futures.add(pool.submit(() -> CommitTarget.count(t, millis)));
     }
-    double total = 0;
-    for (Future<Double> f : futures) {
+    long total = 0;
+    for (Future<Long> f : futures) {
       total += f.get();
     }
     return total;
   }
 
-  /** Returns {successful updates, retries, updates that gave up, elapsed nanos}. */
-  private static long[] race(ExecutorService pool, Ledger<Workload.BenchState> shared,
-      int threads, long millis) throws Exception {
+  /** Successful updates, change-function calls and updates that gave up, over a round. */
+  private static final class RaceCounts {
+    final AtomicLong ok = new AtomicLong();
+    final AtomicLong calls = new AtomicLong();
+    final AtomicLong gaveUp = new AtomicLong();
+
+    void reset() {
+      ok.set(0);
+      calls.set(0);
+      gaveUp.set(0);
+    }
+  }
+
+  /** {@code threads} threads race through {@code update} for {@code millis}; successes. */
+  private static long race(ExecutorService pool, Ledger<Workload.BenchState> shared,
+      int threads, long millis, RaceCounts counts) throws Exception {
+    long deadline = System.nanoTime() + millis * 1_000_000L;
     AtomicLong ok = new AtomicLong();
-    AtomicLong calls = new AtomicLong();
-    AtomicLong gaveUp = new AtomicLong();
-    long start = System.nanoTime();
-    long deadline = start + millis * 1_000_000L;
     List<Future<?>> futures = new ArrayList<>();
     for (int i = 0; i < threads; i++) {
       futures.add(pool.submit((Callable<Void>) () -> {
         while (System.nanoTime() < deadline) {
-          long[] seen = new long[1];
           try {
             shared.update(s -> {
-              calls.incrementAndGet();
-              seen[0] = s.counter() + 1;
-              return Workload.state(seen[0]);
+              counts.calls.incrementAndGet();
+              return Workload.state(s.counter() + 1);
             }, Workload.event(System.nanoTime()));
             ok.incrementAndGet();
           } catch (RevisionConflictException e) {
-            gaveUp.incrementAndGet();
+            counts.gaveUp.incrementAndGet();
           }
         }
         return null;
@@ -122,7 +131,7 @@ final class ConcurrencyScenario {
     for (Future<?> f : futures) {
       f.get();
     }
-    long elapsedNanos = System.nanoTime() - start;
-    return new long[] {ok.get(), calls.get() - ok.get(), gaveUp.get(), elapsedNanos};
+    counts.ok.addAndGet(ok.get());
+    return ok.get();
   }
 }

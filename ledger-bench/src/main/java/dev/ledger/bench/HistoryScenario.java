@@ -1,7 +1,9 @@
 package dev.ledger.bench;
 
 import dev.ledger.core.fs.FileLedgerStore;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,11 +34,14 @@ final class HistoryScenario {
             config.dir().resolve("s2/reference-" + events + "/ledger.json"), events));
         stats.put(name, report.stats(NAME, name, "commits/s"));
       }
+      List<Turns.Slice> slices = new ArrayList<>();
+      targets.values().forEach(t -> slices.add(Turns.of(t)));
       for (int round = 0; round <= config.rounds(); round++) {
-        for (Map.Entry<String, CommitTarget> t : targets.entrySet()) {
-          double rate = CommitTarget.rate(t.getValue(), config.roundMillis());
-          if (round > 0) {
-            stats.get(t.getKey()).add(rate);
+        double[] rates = Turns.rates(slices, config.roundMillis());
+        if (round > 0) {
+          int i = 0;
+          for (Stats s : stats.values()) {
+            s.add(rates[i++]);
           }
         }
       }
