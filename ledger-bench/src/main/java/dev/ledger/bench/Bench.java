@@ -64,7 +64,7 @@ public final class Bench {
     write(out, md);
     if (publish) {
       write(Path.of("PERFORMANCE.md"), "# Performance\n\nProduced by `./run-bench --publish`"
-          + " (see README, \"Performance\").\n" + md);
+          + " (see README, \"Performance\").\n\n" + md);
     }
   }
 

@@ -16,6 +16,8 @@ final class SingleLedgerScenario {
     Path dir = config.dir().resolve("s1");
     Map<String, CommitTarget> targets = new LinkedHashMap<>();
     targets.put("floor: append + force", new FloorAppend(dir.resolve("floor/records")));
+    targets.put("floor: overwrite in a preallocated file + force (size unchanged)",
+        new FloorAppend(dir.resolve("floor/preallocated"), true));
     targets.put("replace floor: temp + force + move + dir force",
         new ReplaceFloor(dir.resolve("replace/state.json")));
     targets.put("ledger (FileLedgerStore, SYNC)", new LedgerTarget(dir.resolve("ledger"), "run"));
@@ -56,6 +58,11 @@ final class SingleLedgerScenario {
         Report.Goal.AT_LEAST, 0.7);
     report.ratio(NAME, "ledger / SQLite FULL", ledger, stats.get("SQLite WAL synchronous=FULL"),
         Report.Goal.AT_LEAST, 1.0);
+    report.ratio(NAME, "ledger / floor with size unchanged", ledger,
+        stats.get("floor: overwrite in a preallocated file + force (size unchanged)"),
+        Report.Goal.REPORT, 0);
+    report.ratio(NAME, "SQLite FULL / floor", stats.get("SQLite WAL synchronous=FULL"),
+        stats.get("floor: append + force"), Report.Goal.REPORT, 0);
     report.ratio(NAME, "ledger / SQLite NORMAL", ledger,
         stats.get("SQLite WAL synchronous=NORMAL"), Report.Goal.REPORT, 0);
     report.ratio(NAME, "ledger / replace floor", ledger,
