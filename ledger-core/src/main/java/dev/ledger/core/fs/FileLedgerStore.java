@@ -188,7 +188,7 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
         String id = Identifiers.fromDirectoryName("root id",
             entry.getFileName().toString());
         if (id != null && Files.isDirectory(entry)
-            && (Files.exists(entry.resolve("journal").resolve(String.format("%020d.jsonl", 1)))
+            && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
                 || Files.exists(entry.resolve("state.json")))) {
           ids.add(id);
         }

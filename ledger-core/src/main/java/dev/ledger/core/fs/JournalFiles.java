@@ -49,7 +49,16 @@ final class JournalFiles {
 
   /** The segment whose first record has revision {@code base}. */
   Path segment(long base) {
-    return dir.resolve(String.format("%020d.jsonl", base));
+    return dir.resolve(name(base));
+  }
+
+  /** {@code base} zero-padded to 20 digits, then {@code .jsonl}; on every commit's path. */
+  static String name(long base) {
+    if (base < 0) {
+      return String.format("%020d.jsonl", base); // never a real segment; same name as before
+    }
+    String digits = Long.toString(base);
+    return "0".repeat(20 - digits.length()) + digits + ".jsonl";
   }
 
   /** Bases of every segment present, ascending. */

@@ -42,6 +42,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class FileLocks {
   private static final ConcurrentHashMap<Path, Entry> IN_PROCESS = new ConcurrentHashMap<>();
+  /**
+   * Canonical keys by absolute lock-file path: resolving the real path walks every component
+   * (a readlink each), on every commit. A link changed after the first lock can only make two
+   * names of one file use two in-process locks; the OS lock still excludes, and the second
+   * locker then waits (OverlappingFileLockException is retried) instead of sharing the lock.
+   */
+  private static final ConcurrentHashMap<Path, Path> CANONICAL = new ConcurrentHashMap<>();
   private static final String SELF = describeSelf();
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileLocks.class);
 
@@ -144,7 +151,11 @@ public final class FileLocks {
 
   private static void recordHolder(FileChannel channel) throws IOException {
     byte[] line = (SELF + " since=" + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8);
-    channel.truncate(0);
+    // Release empties the file, so it is normally empty here; truncating an empty file still
+    // costs a journaled inode update on every commit.
+    if (channel.size() != 0) {
+      channel.truncate(0);
+    }
     SafeFiles.writeFully(channel, ByteBuffer.wrap(line), 0);
   }
 
@@ -160,11 +171,19 @@ public final class FileLocks {
   }
 
   private static Path canonical(Path lockFile) {
-    Path parent = lockFile.toAbsolutePath().getParent();
+    Path absolute = lockFile.toAbsolutePath();
+    Path known = CANONICAL.get(absolute);
+    if (known != null) {
+      return known;
+    }
     try {
-      return parent.toRealPath().resolve(lockFile.getFileName().toString());
+      Path real = absolute.getParent().toRealPath().resolve(lockFile.getFileName().toString());
+      if (CANONICAL.size() < 100_000) {
+        CANONICAL.putIfAbsent(absolute, real);
+      }
+      return real;
     } catch (IOException e) {
-      return lockFile.toAbsolutePath().normalize();
+      return absolute.normalize();
     }
   }
 

@@ -4,6 +4,7 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.json.LedgerJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.zip.CRC32C;
 
 /**
@@ -41,7 +42,7 @@ public final class JournalLine {
     byte[] body = LedgerJson.canonical(record.toJson());
     byte[] line = new byte[PREFIX + body.length + 2];
     System.arraycopy(HEAD, 0, line, 0, HEAD.length);
-    byte[] hex = String.format("%08x", crc(body, 0, body.length))
+    byte[] hex = HexFormat.of().toHexDigits((int) crc(body, 0, body.length))
         .getBytes(StandardCharsets.US_ASCII);
     System.arraycopy(hex, 0, line, HEAD.length, 8);
     System.arraycopy(MIDDLE, 0, line, HEAD.length + 8, MIDDLE.length);

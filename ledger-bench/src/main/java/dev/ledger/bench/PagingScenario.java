@@ -1,0 +1,112 @@
+package dev.ledger.bench;
+
+import dev.ledger.core.Cursor;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.fs.FileLedgerStore;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 3: one page of events from a cursor at the start, the middle and near the end of
+ * the long journal; and a full streaming replay in a child JVM with a 64 MiB heap, next to
+ * reading the same journal bytes raw in that JVM.
+ */
+final class PagingScenario {
+  static final String NAME = "3. Event paging and replay";
+  private static final int READS_PER_ROUND = 20;
+
+  private PagingScenario() {}
+
+  static void run(BenchConfig config, History history, Report report) throws Exception {
+    int longest = config.longHistory();
+    String root = History.rootId(longest);
+    String page = String.format("%,d-event page", history.pageSize);
+    Stats start = report.stats(NAME, page + " from the start", "ms");
+    Stats middle = report.stats(NAME, page + " from the middle", "ms");
+    Stats end = report.stats(NAME, page + " from near the end", "ms");
+    try (FileLedgerStore store = FileLedgerStore.open(history.base)) {
+      Ledger<Workload.BenchState> ledger = store.ledger(root, Workload.BenchState.class);
+      for (int round = 0; round <= config.rounds(); round++) {
+        double s = pageMillis(ledger, Cursor.START, history.pageSize);
+        double m = pageMillis(ledger, history.middle, history.pageSize);
+        double e = pageMillis(ledger, history.nearEnd, history.pageSize);
+        if (round > 0) {
+          start.add(s);
+          middle.add(m);
+          end.add(e);
+        }
+      }
+    }
+    report.ratio(NAME, "page near the end / page at the start", end, start,
+        Report.Goal.AT_MOST, 1.5);
+
+    Path journal = history.base.resolve("ledgers").resolve(root).resolve("journal");
+    Stats replayRate = report.stats(NAME,
+        String.format("replay of all %,d+ events, child JVM -Xmx64m", longest), "events/s");
+    Stats replayBytes = report.stats(NAME, "replay, journal bytes read", "MB/s");
+    Stats rawBytes = report.stats(NAME, "raw read of the same journal files, same JVM", "MB/s");
+    int rounds = Math.min(config.rounds(), 3);
+    for (int round = 0; round < rounds; round++) {
+      Map<String, Long> r = child(history.base, root, journal);
+      replayRate.add(r.get("events") * 1e9 / r.get("replayNanos"));
+      replayBytes.add(r.get("bytes") / 1e6 * 1e9 / r.get("replayNanos"));
+      rawBytes.add(r.get("bytes") / 1e6 * 1e9 / r.get("rawNanos"));
+    }
+    report.ratio(NAME, "replay MB/s / raw read MB/s", replayBytes, rawBytes,
+        Report.Goal.REPORT, 0);
+    report.note("Replay and raw read both run from the page cache (the journal was just "
+        + "written); the raw read only counts newlines in 64 KiB buffers.");
+  }
+
+  private static double pageMillis(Ledger<?> ledger, Cursor after, int limit) {
+    long t0 = System.nanoTime();
+    for (int i = 0; i < READS_PER_ROUND; i++) {
+      EventPage p = ledger.events(after, limit);
+      if (p.events().size() != limit) {
+        throw new IllegalStateException("short page: " + p.events().size());
+      }
+    }
+    return (System.nanoTime() - t0) / 1e6 / READS_PER_ROUND;
+  }
+
+  private static Map<String, Long> child(Path base, String root, Path journal)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx64m");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(ReplayChild.class.getName());
+    command.add(base.toString());
+    command.add(root);
+    command.add(journal.toString());
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Map<String, Long> values = new HashMap<>();
+    StringBuilder output = new StringBuilder();
+    try (BufferedReader in = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        output.append(line).append('\n');
+        for (String pair : line.split(" ")) {
+          int eq = pair.indexOf('=');
+          if (eq > 0 && line.startsWith("result ")) {
+            values.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
+          }
+        }
+      }
+    }
+    if (process.waitFor() != 0 || !values.containsKey("events")) {
+      throw new IllegalStateException("replay child failed:\n" + output);
+    }
+    return values;
+  }
+}

@@ -1,0 +1,72 @@
+package dev.ledger.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Scenario 1: durable commits per second of one writer on one ledger, every competitor. */
+final class SingleLedgerScenario {
+  static final String NAME = "1. Single-ledger durable commits";
+
+  private SingleLedgerScenario() {}
+
+  static void run(BenchConfig config, Report report) throws Exception {
+    Path dir = config.dir().resolve("s1");
+    Map<String, CommitTarget> targets = new LinkedHashMap<>();
+    targets.put("floor: append + force", new FloorAppend(dir.resolve("floor/records")));
+    targets.put("floor: overwrite in a preallocated file + force (size unchanged)",
+        new FloorAppend(dir.resolve("floor/preallocated"), true));
+    targets.put("replace floor: temp + force + move + dir force",
+        new ReplaceFloor(dir.resolve("replace/state.json")));
+    targets.put("ledger (FileLedgerStore, SYNC)", new LedgerTarget(dir.resolve("ledger"), "run"));
+    targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
+    targets.put("SQLite WAL synchronous=NORMAL",
+        new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
+    Map<String, Stats> stats = new LinkedHashMap<>();
+    for (String name : targets.keySet()) {
+      stats.put(name, report.stats(NAME, name, "commits/s"));
+    }
+    String referenceName = "reference design (rewrite all, starts empty each round)";
+    stats.put(referenceName, report.stats(NAME, referenceName, "commits/s"));
+    Stats reference = stats.get(referenceName);
+    try {
+      for (int round = 0; round <= config.rounds(); round++) {
+        Path refDir = dir.resolve("reference-" + round);
+        try (ReferenceDesign ref = new ReferenceDesign(refDir.resolve("ledger.json"), 0)) {
+          List<Turns.Slice> slices = new ArrayList<>();
+          targets.values().forEach(t -> slices.add(Turns.of(t)));
+          slices.add(Turns.of(ref));
+          double[] rates = Turns.rates(slices, config.roundMillis());
+          if (round > 0) {
+            int i = 0;
+            for (Stats s : stats.values()) {
+              s.add(rates[i++]);
+            }
+          }
+        }
+        ScratchFiles.deleteTree(refDir);
+      }
+    } finally {
+      for (CommitTarget t : targets.values()) {
+        t.close();
+      }
+    }
+    Stats ledger = stats.get("ledger (FileLedgerStore, SYNC)");
+    report.ratio(NAME, "ledger / floor", ledger, stats.get("floor: append + force"),
+        Report.Goal.AT_LEAST, 0.7);
+    report.ratio(NAME, "ledger / SQLite FULL", ledger, stats.get("SQLite WAL synchronous=FULL"),
+        Report.Goal.AT_LEAST, 1.0);
+    report.ratio(NAME, "ledger / floor with size unchanged", ledger,
+        stats.get("floor: overwrite in a preallocated file + force (size unchanged)"),
+        Report.Goal.REPORT, 0);
+    report.ratio(NAME, "SQLite FULL / floor", stats.get("SQLite WAL synchronous=FULL"),
+        stats.get("floor: append + force"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger / SQLite NORMAL", ledger,
+        stats.get("SQLite WAL synchronous=NORMAL"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger / replace floor", ledger,
+        stats.get("replace floor: temp + force + move + dir force"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger / reference design", ledger, reference, Report.Goal.REPORT, 0);
+  }
+}

@@ -1,0 +1,25 @@
+package dev.ledger.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The smallest configuration runs every scenario and renders a table; no timing is judged. */
+class BenchTest {
+  @TempDir Path dir;
+
+  @Test
+  void smokeConfigurationRunsEveryScenarioAndPrintsATable() throws Exception {
+    String md = Bench.run(BenchConfig.smoke(dir.resolve("data")), "smoke");
+
+    System.out.println(md);
+    assertThat(md).contains("| measurement | median | min | max | unit | rounds |",
+        "### Ratios (of medians, same run) and targets", "ledger / floor",
+        "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256");
+    for (int scenario = 1; scenario <= 7; scenario++) {
+      assertThat(md).contains("### " + scenario + ". ");
+    }
+  }
+}
