@@ -71,6 +71,8 @@ final class FileLedger implements LedgerBackend {
   /** The writer's view of the journal end; guarded by the ledger lock. */
   private Tail tail;
   private volatile Throwable failure;
+  /** The kept lock-file channel, from the first commit until close. */
+  private FileLocks.Retained retained;
   private final LedgerReader reader;
 
   FileLedger(String root, Path dir, LedgerOptions options, String readOnlyStore) {
@@ -119,6 +121,7 @@ final class FileLedger implements LedgerBackend {
     }
     checkNotFailed();
     ensureDirectories();
+    retainLockChannel();
     try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
       checkNotFailed();
       Tail t = currentTail();
@@ -327,9 +330,12 @@ final class FileLedger implements LedgerBackend {
    */
   void close() {
     if (tail == null) {
+      releaseLockChannel();
       return;
     }
-    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+    FileLocks.Held held = null;
+    try {
+      held = FileLocks.acquire(lockFile, options.lockTimeout());
       if (failure == null) {
         Tail t = currentTail();
         if (t.sinceCheckpoint > 0) {
@@ -344,8 +350,29 @@ final class FileLedger implements LedgerBackend {
         tail = null;
       }
       reader.clearCache();
+      // Let go of the kept channel first, so that releasing this last lock clears the holder
+      // line and closes it: an unheld lock file is empty.
+      releaseLockChannel();
+      if (held != null) {
+        held.close();
+      }
     }
   }
+
+  /** Keeps the lock file's channel open while this store writes (see FileLocks.retain). */
+  private synchronized void retainLockChannel() {
+    if (retained == null) {
+      retained = FileLocks.retain(lockFile);
+    }
+  }
+
+  private synchronized void releaseLockChannel() {
+    if (retained != null) {
+      retained.close();
+      retained = null;
+    }
+  }
+
 
   private static void closeChannel(Tail t) {
     if (t.channel != null) {

@@ -17,7 +17,6 @@ import dev.ledger.core.spi.AbstractLedgerStore;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -128,14 +127,8 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("format", FORMAT);
         node.put("kind", KIND);
-        try {
-          SafeFiles.replace(marker, LedgerJson.pretty(node), sync);
-        } catch (NoSuchFileException e) {
-          // Another process moved the same temp file first; its marker is checked below.
-          if (!Files.exists(marker)) {
-            throw e;
-          }
-        }
+        // First creator wins; a racing opener's marker is checked below like any other.
+        SafeFiles.createOnce(marker, LedgerJson.pretty(node), sync);
       }
       checkMarker(marker, SafeFiles.readBounded(marker, 4096));
     } catch (SafeFiles.FileTooLargeException e) {

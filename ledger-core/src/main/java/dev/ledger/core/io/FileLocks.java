@@ -31,14 +31,18 @@ import java.util.concurrent.locks.LockSupport;
  * the same JVM throws {@code OverlappingFileLockException}, and closing any channel to the
  * file may drop the lock. So a lock is taken in two steps: first an in-process
  * {@link ReentrantLock} per canonical lock-file path (shared by every store instance in the
- * JVM), then the OS lock through one channel that stays open while the lock is held and is
- * the only channel this JVM opens on that file. The OS releases the lock when the process
- * dies, so there are no stale locks to clean up.
+ * JVM), then the OS lock through the one channel this JVM has on that file. The channel is
+ * opened and closed only under the in-process lock or when its last user leaves, so closing
+ * it can never drop a lock another thread holds. A writer may {@link #retain} the channel
+ * between acquisitions (saving an open, a close and two writes per commit). The OS releases
+ * the lock when the process dies, so there are no stale locks to clean up.
  *
- * <p>While held, the lock file contains one line naming the holder
- * ({@code pid=... host=... since=...}); a waiter that times out reports it. The content is
- * cleared on release. The file itself is never deleted: deleting it would let two processes
- * lock two different inodes under one name.
+ * <p>The lock file names its last acquirer in one line ({@code pid=... host=... jvm=...});
+ * an acquirer rewrites it only when it names another process, and a waiter that times out
+ * reports it. The last user in a JVM empties it (so a lock file no one uses is empty). The
+ * file itself is never deleted: deleting it would let two processes lock two different
+ * inodes under one name; an acquirer checks after locking, and a writer again before its
+ * commit point, that the name still refers to the file it locked.
  */
 public final class FileLocks {
   private static final ConcurrentHashMap<Path, Entry> IN_PROCESS = new ConcurrentHashMap<>();
@@ -50,6 +54,7 @@ public final class FileLocks {
    */
   private static final ConcurrentHashMap<Path, Path> CANONICAL = new ConcurrentHashMap<>();
   private static final String SELF = describeSelf();
+  private static final byte[] HOLDER_LINE = (SELF + "\n").getBytes(StandardCharsets.UTF_8);
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileLocks.class);
 
   private FileLocks() {}
@@ -71,12 +76,23 @@ public final class FileLocks {
     }
   }
 
+  /**
+   * Keeps the lock file's channel open between acquisitions until the returned handle is
+   * closed. A writer that commits often holds one for its life: each acquisition then costs
+   * a lock call, a {@code stat} and a read instead of opening the file, writing and clearing
+   * the holder line, and closing it.
+   */
+  public static Retained retain(Path lockFile) {
+    Path key = canonical(lockFile);
+    return new Retained(key, retainEntry(key));
+  }
+
   /** One attempt; null if the file was replaced between opening and locking it. */
   private static Held tryAcquire(Path lockFile, Duration timeout, long deadline) {
     Path key = canonical(lockFile);
-    Entry entry = retain(key);
+    Entry entry = retainEntry(key);
     if (entry.lock.isHeldByCurrentThread()) {
-      unlockAndRelease(key, entry, false);
+      release(key, entry, false);
       throw new IllegalStateException("Lock " + lockFile + " is already held by this thread; "
           + "ledger locks are not reentrant");
     }
@@ -88,32 +104,53 @@ public final class FileLocks {
         throw new LockTimeoutException(lockFile, timeout, "another thread of this process ("
             + SELF + ")");
       }
-      FileChannel channel = SafeFiles.open(lockFile, Set.of(StandardOpenOption.CREATE,
-          StandardOpenOption.READ, StandardOpenOption.WRITE));
-      try {
-        Object fileKey = fileKey(lockFile);
-        FileLock lock = lockWithDeadline(channel, lockFile, timeout, deadline);
-        Held held = new Held(key, entry, channel, lock, lockFile, fileKey);
-        if (!held.stillNamed()) {
-          // Replaced between open and lock: this channel locks an orphaned file.
-          held.releaseOnly();
-          return null;
-        }
-        recordHolder(channel);
-        return held;
-      } catch (RuntimeException | IOException e) {
-        closeQuietly(channel, e);
-        throw e;
+      boolean kept = entry.channel != null && entry.channel.isOpen();
+      if (!kept) {
+        // Opened and closed only under the in-process lock or with no user left: no other
+        // channel of this JVM can hold the OS lock when this one closes.
+        entry.channel = SafeFiles.open(lockFile, Set.of(StandardOpenOption.CREATE,
+            StandardOpenOption.READ, StandardOpenOption.WRITE));
+        entry.fileKey = fileKey(lockFile);
       }
+      FileLock lock;
+      try {
+        lock = lockWithDeadline(entry.channel, lockFile, timeout, deadline);
+      } catch (IOException e) {
+        if (!kept) {
+          throw e;
+        }
+        // The kept channel broke (an interrupt closed it, the device failed under it): start
+        // over once with a fresh one; if that fails too, the error is reported.
+        closeChannel(entry, e);
+        release(key, entry, true);
+        return null;
+      }
+      Held held = new Held(key, entry, lock, lockFile);
+      if (!held.stillNamed()) {
+        // Replaced since this channel was opened: it locks an orphaned file. Start over.
+        held.releaseOnly();
+        return null;
+      }
+      try {
+        recordHolder(entry.channel);
+      } catch (IOException e) {
+        if (!kept) {
+          throw e;
+        }
+        held.releaseOnly();
+        return null;
+      }
+      return held;
     } catch (IOException e) {
-      unlockAndRelease(key, entry, inProcess);
+      closeChannel(entry, e);
+      release(key, entry, inProcess);
       throw new LedgerIOException("locking", lockFile, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      unlockAndRelease(key, entry, inProcess);
+      release(key, entry, inProcess);
       throw new LockTimeoutException(lockFile, timeout, "interrupted while waiting");
     } catch (RuntimeException e) {
-      unlockAndRelease(key, entry, inProcess);
+      release(key, entry, inProcess);
       throw e;
     }
   }
@@ -149,14 +186,45 @@ public final class FileLocks {
     return Files.readAttributes(lockFile, BasicFileAttributes.class).fileKey();
   }
 
+  /** Empties the file if it holds this process's line and nobody holds the lock. */
+  private static void clearOwnHolderLine(FileChannel channel) {
+    try {
+      FileLock lock = channel.tryLock();
+      if (lock == null) {
+        return;
+      }
+      try {
+        if (holdsOwnLine(channel)) {
+          channel.truncate(0);
+        }
+      } finally {
+        lock.release();
+      }
+    } catch (IOException | OverlappingFileLockException e) {
+      LOG.debug("clearing the holder line failed", e);
+    }
+  }
+
+  private static boolean holdsOwnLine(FileChannel channel) throws IOException {
+    if (channel.size() != HOLDER_LINE.length) {
+      return false;
+    }
+    ByteBuffer present = ByteBuffer.allocate(HOLDER_LINE.length);
+    while (present.hasRemaining() && channel.read(present, present.position()) > 0) {
+      // a pread loop; the file is tiny
+    }
+    return java.util.Arrays.equals(present.array(), HOLDER_LINE);
+  }
+
+  /** Writes this process's holder line unless the file already holds exactly it. */
   private static void recordHolder(FileChannel channel) throws IOException {
-    byte[] line = (SELF + " since=" + Instant.now() + "\n").getBytes(StandardCharsets.UTF_8);
-    // Release empties the file, so it is normally empty here; truncating an empty file still
-    // costs a journaled inode update on every commit.
+    if (holdsOwnLine(channel)) {
+      return;
+    }
     if (channel.size() != 0) {
       channel.truncate(0);
     }
-    SafeFiles.writeFully(channel, ByteBuffer.wrap(line), 0);
+    SafeFiles.writeFully(channel, ByteBuffer.wrap(HOLDER_LINE), 0);
   }
 
   private static String readHolder(FileChannel channel) {
@@ -187,7 +255,7 @@ public final class FileLocks {
     }
   }
 
-  private static Entry retain(Path key) {
+  private static Entry retainEntry(Path key) {
     return IN_PROCESS.compute(key, (k, e) -> {
       Entry entry = e == null ? new Entry() : e;
       entry.users++;
@@ -195,7 +263,12 @@ public final class FileLocks {
     });
   }
 
-  private static void unlockAndRelease(Path key, Entry entry, boolean locked) {
+  /**
+   * Unlocks the in-process lock if held and drops one user; the last user closes the
+   * channel, inside the map's update for this key, so no new user can open another channel
+   * to the file while this one closes (closing any channel may drop the JVM's OS lock).
+   */
+  private static void release(Path key, Entry entry, boolean locked) {
     if (locked) {
       entry.lock.unlock();
     }
@@ -204,17 +277,33 @@ public final class FileLocks {
         return null;
       }
       e.users--;
-      return e.users == 0 ? null : e;
+      if (e.users > 0) {
+        return e;
+      }
+      closeChannel(e, null);
+      return null;
     });
   }
 
-  private static void closeQuietly(FileChannel channel, Exception primary) {
+  private static void closeChannel(Entry entry, Exception primary) {
+    FileChannel channel = entry.channel;
+    entry.channel = null;
+    entry.fileKey = null;
+    if (channel == null) {
+      return;
+    }
     try {
       channel.close();
     } catch (IOException e) {
-      primary.addSuppressed(e);
+      if (primary != null) {
+        primary.addSuppressed(e);
+      } else {
+        LOG.debug("closing a lock channel failed", e);
+      }
     }
   }
+
+
 
   private static String describeSelf() {
     String host;
@@ -231,6 +320,44 @@ public final class FileLocks {
   private static final class Entry {
     final ReentrantLock lock = new ReentrantLock();
     int users; // guarded by IN_PROCESS.compute
+    /** The one channel this JVM has on the file; guarded by {@code lock} (or no users). */
+    FileChannel channel;
+    /** The file key {@code channel} was opened on. */
+    Object fileKey;
+  }
+
+  /** Keeps a lock file's channel open between acquisitions; see {@link #retain}. */
+  public static final class Retained implements AutoCloseable {
+    private final Path key;
+    private final Entry entry;
+    private boolean closed;
+
+    private Retained(Path key, Entry entry) {
+      this.key = key;
+      this.entry = entry;
+    }
+
+    /**
+     * Stops keeping the channel open; the last user clears this process's holder line (if
+     * it can lock the file without waiting) and closes the channel. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      entry.lock.lock();
+      try {
+        FileChannel channel = entry.channel;
+        if (entry.users == 1 && channel != null && channel.isOpen()) {
+          clearOwnHolderLine(channel);
+        }
+      } finally {
+        entry.lock.unlock();
+      }
+      release(key, entry, false);
+    }
   }
 
   /**
@@ -240,25 +367,20 @@ public final class FileLocks {
   public static final class Held implements AutoCloseable {
     private final Path key;
     private final Entry entry;
-    private final FileChannel channel;
     private final FileLock lock;
     private final Path lockFile;
-    private final Object fileKey;
     private boolean closed;
 
-    private Held(Path key, Entry entry, FileChannel channel, FileLock lock, Path lockFile,
-        Object fileKey) {
+    private Held(Path key, Entry entry, FileLock lock, Path lockFile) {
       this.key = key;
       this.entry = entry;
-      this.channel = channel;
       this.lock = lock;
       this.lockFile = lockFile;
-      this.fileKey = fileKey;
     }
 
     private boolean stillNamed() throws IOException {
       try {
-        return fileKey == null || fileKey.equals(fileKey(lockFile));
+        return entry.fileKey == null || entry.fileKey.equals(fileKey(lockFile));
       } catch (NoSuchFileException e) {
         return false;
       }
@@ -282,6 +404,7 @@ public final class FileLocks {
       }
     }
 
+    /** Gives up a lock on a file that is no longer the lock file's name. */
     private void releaseOnly() {
       closed = true;
       try {
@@ -289,25 +412,17 @@ public final class FileLocks {
       } catch (IOException e) {
         LOG.debug("releasing an orphaned lock failed", e);
       }
-      try {
-        channel.close();
-      } catch (IOException e) {
-        LOG.debug("closing an orphaned lock channel failed", e);
-      }
-      unlockAndRelease(key, entry, true);
-    }
-
-    /** The lock file. */
-    public Path lockFile() {
-      return lockFile;
+      closeChannel(entry, null);
+      release(key, entry, true);
     }
 
     /**
      * Releases the lock. Never throws: by the time a lock is released the work it guarded is
      * done (a commit is durable or was refused), and a failure here must not turn that
-     * outcome into an error. Clearing the holder line is best effort; if releasing the OS
-     * lock fails, closing the channel releases it, and a failed close still frees the file
-     * descriptor. Failures are logged.
+     * outcome into an error. The last user in this JVM clears the holder line (so an unheld
+     * lock file is empty) and closes the channel; while a {@link Retained} keeps the channel,
+     * the line stays for the next acquisition. If releasing the OS lock fails, closing the
+     * channel releases it. Failures are logged.
      */
     @Override
     public void close() {
@@ -316,22 +431,21 @@ public final class FileLocks {
       }
       closed = true;
       IOException failure = null;
-      try {
-        channel.truncate(0);
-      } catch (IOException e) {
-        failure = e;
+      FileChannel channel = entry.channel;
+      if (entry.users == 1 && channel != null) {
+        try {
+          channel.truncate(0);
+        } catch (IOException e) {
+          failure = e;
+        }
       }
       try {
         lock.release();
       } catch (IOException e) {
         failure = add(failure, e);
+        closeChannel(entry, e);
       }
-      try {
-        channel.close();
-      } catch (IOException e) {
-        failure = add(failure, e);
-      }
-      unlockAndRelease(key, entry, true);
+      release(key, entry, true);
       if (failure != null) {
         LOG.warn("Releasing lock {} failed; the lock is released with its channel", lockFile,
             failure);

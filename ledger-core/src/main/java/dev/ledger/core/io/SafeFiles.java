@@ -155,6 +155,30 @@ public final class SafeFiles {
     return published;
   }
 
+  /**
+   * Creates {@code target} with {@code content} unless it exists, safely against racing
+   * creators in other threads and processes: a uniquely named temp file is written, forced
+   * (with {@code sync}) and published with {@link #publishOnce}. A racer that loses leaves
+   * the winner's file untouched.
+   *
+   * @return true if this call created the file
+   */
+  public static boolean createOnce(Path target, byte[] content, boolean sync) throws IOException {
+    Path temp = target.resolveSibling("." + target.getFileName() + "."
+        + ProcessHandle.current().pid() + "." + System.nanoTime() + ".tmp");
+    try (FileChannel channel = open(temp, Set.of(StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE))) {
+      writeFully(channel, ByteBuffer.wrap(content), 0);
+      if (sync) {
+        channel.force(true);
+      }
+    } catch (IOException e) {
+      deleteQuietly(temp, e);
+      throw e;
+    }
+    return publishOnce(temp, target, sync);
+  }
+
   /** Writes all of {@code buffer} at {@code position}, looping over short writes. */
   public static void writeFully(FileChannel channel, ByteBuffer buffer, long position)
       throws IOException {

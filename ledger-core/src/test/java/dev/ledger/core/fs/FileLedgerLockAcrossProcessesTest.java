@@ -77,7 +77,10 @@ class FileLedgerLockAcrossProcessesTest {
     CommitResult result = ledger.commit(1, new Counter(1), Counter.incremented("parent", 1));
     assertThat(result.revision()).isEqualTo(2);
     assertThat(ledger.load().state()).isEqualTo(new Counter(1));
-    assertThat(Files.size(lockFile)).as("holder line cleared on release").isZero();
+    // While this store writes it keeps the lock channel and its holder line; closing clears it.
+    assertThat(Files.readString(lockFile)).contains("pid=" + ProcessHandle.current().pid() + " ");
+    store.close();
+    assertThat(Files.size(lockFile)).as("holder line cleared when the store closes").isZero();
   }
 
   @Test
