@@ -32,8 +32,9 @@ import java.util.List;
  * &lt;base&gt;/
  *   store.json                               {"format": 1, "kind": "dev.ledger.store"}
  *   ledgers/&lt;root dir&gt;/                       root id encoded by {@link Identifiers}
- *     .lock                                  writer lock; holds "pid=... host=..." while held;
- *                                            never deleted
+ *     .lock                                  writer lock ({@code FileLocks}); names its last
+ *                                            acquirer ("pid=... host=...") while a store
+ *                                            writes; never deleted
  *     state.json                             checkpoint ({@link Checkpoint}), absent until
  *                                            the first checkpoint
  *     journal/&lt;20-digit revision&gt;.jsonl      append-only segments ({@link JournalFiles}),
@@ -43,7 +44,7 @@ import java.util.List;
  * </pre>
  * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
- * when no writer holds it).
+ * once every store that wrote has been closed).
  *
  * <p>Opening creates the base directory and {@code store.json} if missing; a
  * {@code store.json} of a newer format is refused with {@link UnsupportedFormatException}.
