@@ -32,9 +32,4 @@ public record CommitResult(
     events = List.copyOf(events);
     Preconditions.checkNotNull(cursor, "cursor");
   }
-
-  /** The same result marked as a replay of an already recorded command. */
-  public CommitResult asReplay() {
-    return new CommitResult(rootId, revision, committedAt, events, cursor, true);
-  }
 }

@@ -64,7 +64,6 @@ final class FileLedger implements LedgerBackend {
   private final CommandIndex commands;
   private final LedgerOptions options;
   private final boolean sync;
-  private final long maxCheckpointBytes;
   /** The store's name when it is read-only (commits refused), else null. */
   private final String readOnlyStore;
 
@@ -86,8 +85,8 @@ final class FileLedger implements LedgerBackend {
     this.journal = new JournalFiles(dir.resolve("journal"), root,
         JournalLine.maxLineBytes(options));
     this.commands = new CommandIndex(dir.resolve("commands"));
-    this.maxCheckpointBytes = 2L * options.maxStateBytes() + 64 * 1024;
-    this.reader = new LedgerReader(root, journal, stateFile, maxCheckpointBytes);
+    this.reader = new LedgerReader(root, journal, stateFile,
+        2L * options.maxStateBytes() + 64 * 1024);
   }
 
   @Override
