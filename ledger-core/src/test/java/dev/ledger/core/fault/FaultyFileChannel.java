@@ -83,6 +83,7 @@ final class FaultyFileChannel extends FileChannel {
   public FileChannel truncate(long size) throws IOException {
     if (size < delegate.size()) {
       beforeMutation(Op.TRUNCATE, 0);
+      fs.truncating(path, size);
     }
     delegate.truncate(size);
     return this;

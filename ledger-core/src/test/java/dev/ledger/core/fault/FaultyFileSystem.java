@@ -35,8 +35,9 @@ import java.util.stream.Stream;
  * deletions) made since the directory's last {@code force}. {@link #cutPower} then, at
  * random, keeps a prefix of each directory's pending entry changes and undoes the rest in
  * reverse order, and damages each file with unforced content: reverted to its forced
- * content, kept whole, reverted plus a torn part of the lost bytes, reverted plus zeros, or
- * kept with one flipped bit in the unforced part. Channels opened before the cut refuse
+ * content, kept whole, torn (changes kept up to a point), zeros where it grew or was written
+ * after a cut, or kept with one flipped bit in the changed part. Bytes before a file's first
+ * change since its force, and before any cut since, survive. Channels opened before the cut refuse
  * further writes. Forced data and forced directory entries always survive: that is the
  * contract the store may rely on, and nothing more.
  *
@@ -52,6 +53,8 @@ public final class FaultyFileSystem extends FileSystem {
   private final Map<Op, Long> counts = new EnumMap<>(Op.class);
   private final Map<Op, Rule> rules = new EnumMap<>(Op.class);
   private final Map<Path, byte[]> durable = new HashMap<>();
+  /** Files cut shorter since their last force, with the least size they were cut to. */
+  private final Map<Path, Long> truncated = new HashMap<>();
   private final Map<Path, List<DirOp>> pending = new HashMap<>();
   private long bytesLeft = Long.MAX_VALUE;
   private long generation;
@@ -162,12 +165,18 @@ public final class FaultyFileSystem extends FileSystem {
     }
   }
 
+  /** A file is cut shorter: until its next force, what follows the cut may read as zeros. */
+  synchronized void truncating(Path path, long size) {
+    truncated.merge(path.toAbsolutePath().normalize(), size, Math::min);
+  }
+
   synchronized void forced(Path path, boolean directory) {
     Path key = path.toAbsolutePath().normalize();
     if (directory) {
       pending.remove(key);
     } else {
       durable.remove(key);
+      truncated.remove(key);
     }
   }
 
@@ -253,7 +262,7 @@ public final class FaultyFileSystem extends FileSystem {
         if (Arrays.equals(current, forced)) {
           continue;
         }
-        byte[] after = damage(forced, current, random);
+        byte[] after = damage(forced, current, truncated.getOrDefault(file, -1L), random);
         Files.write(file, after);
         report.append(String.format("%s: %d -> %d bytes (forced %d)%n", file, current.length,
             after.length, forced.length));
@@ -263,35 +272,50 @@ public final class FaultyFileSystem extends FileSystem {
     }
     pending.clear();
     durable.clear();
+    truncated.clear();
     generation++;
     return report.toString();
   }
 
-  private static byte[] damage(byte[] forced, byte[] current, Random random) {
-    boolean appended = current.length > forced.length
-        && Arrays.equals(forced, Arrays.copyOf(current, forced.length));
+  /**
+   * Damage to a file changed since its last force. Bytes before its first change survive, and
+   * before {@code cutTo} if it was cut shorter to that size since (else -1). From there on the
+   * file is: as forced; as written; torn (the changes up to a point, the forced bytes after
+   * it); zeros (past the forced length, or, if it was cut, over everything written after the
+   * cut: the size reached the disk, the data did not); or as written with one flipped bit.
+   */
+  private static byte[] damage(byte[] forced, byte[] current, long cutTo, Random random) {
+    int from = Arrays.mismatch(forced, current);
+    if (cutTo >= 0) {
+      from = (int) Math.min(from, cutTo);
+    }
     switch (random.nextInt(5)) {
       case 0:
         return forced;
       case 1:
         return current;
       case 2: {
-        if (!appended) {
-          return forced;
+        int torn = from + random.nextInt(current.length - from + 1);
+        byte[] after = Arrays.copyOf(current, Math.max(torn, forced.length));
+        if (torn < forced.length) {
+          System.arraycopy(forced, torn, after, torn, forced.length - torn);
         }
-        int torn = forced.length + random.nextInt(current.length - forced.length + 1);
-        return Arrays.copyOf(current, torn);
+        return after;
       }
       case 3: {
-        if (!appended) {
-          return new byte[current.length];
+        if (cutTo >= 0) {
+          byte[] zeroed = current.clone();
+          Arrays.fill(zeroed, from, zeroed.length, (byte) 0);
+          return zeroed;
+        }
+        if (current.length <= forced.length) {
+          return forced;
         }
         return Arrays.copyOf(forced, forced.length + 1 + random.nextInt(current.length
             - forced.length));
       }
       default: {
         byte[] flipped = current.clone();
-        int from = appended ? forced.length : 0;
         if (flipped.length > from) {
           int at = from + random.nextInt(flipped.length - from);
           flipped[at] ^= (byte) (1 << random.nextInt(8));
