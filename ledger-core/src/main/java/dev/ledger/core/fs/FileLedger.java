@@ -28,6 +28,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -38,15 +39,16 @@ import org.slf4j.LoggerFactory;
  * One ledger in a directory: the writer path, and the backend that joins it to the reader.
  *
  * <p><b>Writer path.</b> Lock (in-process, then the {@code .lock} file) → make sure the
- * cached tail is current (the last segment's size and the absence of a next segment prove no
- * other process committed; otherwise replay what they appended) → command replay or conflict
- * → revision check → cut a torn tail if recovery found one → append one record line →
+ * cached tail is current (a zero byte, or the end of the file, where the next record goes and
+ * the absence of a next segment prove no other process committed; otherwise replay what they
+ * wrote) → command replay or conflict → revision check → cut a torn tail if recovery found one
+ * → write one record line into the segment's preallocated space (extending it by
+ * {@link JournalFiles#PREALLOCATE_BYTES} zeros in the same write when it runs out) →
  * {@code force} (the commit point) → every {@code checkpointInterval} commits, write the
- * command index entries and {@code state.json} → unlock. One forced write per commit in the
- * common case.
+ * command index entries and {@code state.json} → unlock. One forced write per commit.
  *
  * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
- * commit it makes so that a load in this process costs two {@code stat}s.
+ * commit it makes so that a load in this process costs two {@code stat}s and a one-byte read.
  *
  * <p><b>Failure.</b> An I/O error while appending or forcing poisons the ledger in this store:
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
@@ -189,6 +191,9 @@ final class FileLedger implements LedgerBackend {
     try {
       boolean created = false;
       if (t.channel == null || t.end >= options.segmentBytes()) {
+        if (t.channel != null) {
+          trimPreallocated(t);
+        }
         path = journal.segment(revision);
         FileChannel next = SafeFiles.open(path, Set.of(StandardOpenOption.CREATE_NEW,
             StandardOpenOption.READ, StandardOpenOption.WRITE));
@@ -198,11 +203,19 @@ final class FileLedger implements LedgerBackend {
         t.channel = next;
         t.segment = revision;
         t.end = 0;
+        t.allocated = 0;
         created = true;
       }
-      SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line), t.end);
+      if (t.end + line.length <= t.allocated) {
+        SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line), t.end);
+      } else {
+        // Extend the preallocated space with this record: one write, one force.
+        byte[] extended = Arrays.copyOf(line, line.length + JournalFiles.PREALLOCATE_BYTES);
+        SafeFiles.writeFully(t.channel, ByteBuffer.wrap(extended), t.end);
+        t.allocated = t.end + extended.length;
+      }
       if (sync) {
-        // fdatasync covers the data and the new file size, which is all a reader needs.
+        // fdatasync covers the data, and the new file size when the space was extended.
         t.channel.force(false);
         if (created) {
           SafeFiles.forceDirectory(journal.dir());
@@ -226,13 +239,16 @@ final class FileLedger implements LedgerBackend {
             return t;
           }
         } else {
-          long size = t.channel.size();
+          int next = probe(t);
           boolean rolled = t.segment != t.revision + 1
               && Files.exists(journal.segment(t.revision + 1));
-          if (size == t.end && !rolled) {
+          if (!rolled && (next == END_OF_FILE || next == 0)) {
+            if (next == END_OF_FILE) {
+              t.allocated = t.end; // another store in this or another process trimmed it
+            }
             return t;
           }
-          if (size > t.end || rolled) {
+          if (next != SHORTER || rolled) {
             advance(t);
             return t;
           }
@@ -282,6 +298,48 @@ final class FileLedger implements LedgerBackend {
         t.channel.force(true);
       }
     }
+    t.allocated = t.channel.size();
+  }
+
+  private static final int END_OF_FILE = -1;
+  private static final int SHORTER = -2;
+
+  /**
+   * What follows the writer's end in its segment: {@link #END_OF_FILE}, the byte there (0 for
+   * preallocated space, anything else if another process wrote a record), or {@link #SHORTER}
+   * if the file no longer ends with the writer's last newline there. One {@code pread}: the
+   * writer never asks for the file's size, because an {@code fstat} between a write and an
+   * {@code fdatasync} costs far more than its own time (see FileLocks).
+   */
+  private static int probe(Tail t) throws IOException {
+    ByteBuffer bytes = ByteBuffer.allocate(2);
+    long from = t.end == 0 ? 0 : t.end - 1;
+    while (bytes.hasRemaining() && t.channel.read(bytes, from + bytes.position()) > 0) {
+      // at most two reads
+    }
+    int read = bytes.position();
+    if (t.end > 0) {
+      if (read == 0 || bytes.get(0) != '\n') {
+        return SHORTER;
+      }
+      return read == 1 ? END_OF_FILE : bytes.get(1) & 0xff;
+    }
+    return read == 0 ? END_OF_FILE : bytes.get(0) & 0xff;
+  }
+
+  /**
+   * Cuts the zero bytes preallocated after the last record of {@code t}'s segment, so that a
+   * full or closed segment ends with its last newline. Only zeros beyond committed records
+   * are cut, so a crash at any point leaves a valid journal.
+   */
+  private void trimPreallocated(Tail t) throws IOException {
+    if (t.channel.size() > t.end) {
+      t.channel.truncate(t.end);
+      if (sync) {
+        t.channel.force(true);
+      }
+    }
+    t.allocated = t.end;
   }
 
   private void tryCheckpoint(Tail t) {
@@ -340,9 +398,13 @@ final class FileLedger implements LedgerBackend {
         if (t.sinceCheckpoint > 0) {
           checkpoint(t);
         }
+        if (t.channel != null) {
+          trimPreallocated(t);
+        }
       }
     } catch (IOException e) {
-      throw new LedgerIOException("writing the final checkpoint", stateFile, e);
+      throw new LedgerIOException("writing the final checkpoint and trimming the journal",
+          dir, e);
     } finally {
       if (tail != null) {
         closeChannel(tail);

@@ -17,10 +17,14 @@ import java.nio.file.Path;
  * the previous one's plus one, and a segment's first record has the segment's revision), and
  * sequence continuity.
  *
- * <p><b>Tail versus damage.</b> The first line that is incomplete or fails its checksum ends
- * the scan. If nothing valid follows it (no valid line later in the segment and no later
- * segment), it is the tail of an append that was in progress or torn by a crash: readers stop
- * before it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the line is
+ * <p><b>End of the data.</b> The end of a segment's file, or zero bytes from a line start to
+ * the end of the file (the last segment's preallocated space, see {@link JournalFiles}).
+ *
+ * <p><b>Tail versus damage.</b> The first line that is incomplete, runs into zero bytes or
+ * fails its checksum ends the scan, and so do zero bytes at a line start that have data after
+ * them. If nothing valid follows (no valid line later in the segment and no later segment),
+ * it is the tail of an append that was in progress or torn by a crash: readers stop before
+ * it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the line is
  * read again: a reader holds no lock, so it may have read an append in progress that the
  * writer has finished since (and committed more after); if the line is whole now, the scan
  * goes on from it. Otherwise the journal is damaged before its tail, and the scan throws
@@ -93,6 +97,17 @@ final class JournalScanner implements RecordSource {
     try {
       while (true) {
         LineReader.Line line = reader.next();
+        if (line != null && line.kind() == LineReader.Kind.PADDING) {
+          long at = line.offset();
+          if (reader.skipZeros()) {
+            if (tail(at, "zero bytes at offset " + at + " are followed by data at offset "
+                + reader.position())) {
+              continue;
+            }
+            return null;
+          }
+          line = null; // zero padding to the end of the file: the end of the data
+        }
         if (line == null) {
           Path following = files.segment(expectedRevision);
           if (expectedRevision != segment && Files.exists(following)) {
@@ -107,8 +122,11 @@ final class JournalScanner implements RecordSource {
           throw new CorruptLedgerException(path, line.offset(), "line longer than "
               + files.maxLine() + " bytes");
         }
-        if (line.kind() == LineReader.Kind.INCOMPLETE) {
-          if (tail(line.offset(), "incomplete line of " + line.length() + " bytes")) {
+        if (line.kind() == LineReader.Kind.INCOMPLETE
+            || line.kind() == LineReader.Kind.ZERO_CUT) {
+          String what = line.kind() == LineReader.Kind.INCOMPLETE ? "incomplete line of "
+              + line.length() + " bytes" : line.length() + " bytes cut by a zero byte";
+          if (tail(line.offset(), what)) {
             continue;
           }
           return null;
@@ -172,6 +190,15 @@ final class JournalScanner implements RecordSource {
     String damage = null;
     LineReader.Line later;
     while (damage == null && (later = reader.next()) != null) {
+      if (later.kind() == LineReader.Kind.PADDING) {
+        if (!reader.skipZeros()) {
+          break;
+        }
+        continue;
+      }
+      if (later.kind() == LineReader.Kind.ZERO_CUT) {
+        continue;
+      }
       if (later.kind() != LineReader.Kind.COMPLETE) {
         break;
       }

@@ -29,8 +29,9 @@ import java.util.stream.Stream;
  * The reader path of one ledger: no lock, never half a commit.
  *
  * <p>The latest position this process saw committed (by its writer or an earlier read) is
- * cached with its state: if the journal has not grown since (one {@code stat} of the segment
- * and one of the next segment's name), it is the answer; if it has grown, only the new
+ * cached with its state: if no record was written after it since (a {@code stat} of the
+ * segment, a one-byte read of its preallocated space, and a {@code stat} of the next segment's
+ * name), it is the answer; if it has grown, only the new
  * records are applied. Otherwise (first read, or the journal no longer reaches the cached
  * position) read {@code state.json} and apply the records after its position. Reads stop
  * before an incomplete or torn tail. Pages and replays start at the position their cursor's
@@ -144,12 +145,28 @@ final class LedgerReader {
 
   private boolean isLatest(Published p) {
     try {
-      return Files.size(journal.segment(p.segment())) == p.end()
+      return nothingAfter(journal.segment(p.segment()), p.end())
           && (p.segment() == p.revision() + 1 || !Files.exists(journal.segment(p.revision() + 1)));
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
       throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
+    }
+  }
+
+  /**
+   * Whether no record starts at {@code end} of {@code segment}: the file ends there, or a zero
+   * byte of preallocated space is there. A stat, and a one-byte read only when the file is
+   * longer.
+   */
+  private static boolean nothingAfter(Path segment, long end) throws IOException {
+    long size = Files.size(segment);
+    if (size <= end) {
+      return size == end;
+    }
+    try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+      ByteBuffer one = ByteBuffer.allocate(1);
+      return channel.read(one, end) == 1 && one.get(0) == 0;
     }
   }
 

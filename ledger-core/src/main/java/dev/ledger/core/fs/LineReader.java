@@ -6,11 +6,17 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * Reads newline-terminated lines from one file, from a start offset, through a 64 KiB
  * buffer. A line longer than the bound is reported (not buffered whole), so a garbage file
  * without newlines cannot exhaust memory.
+ *
+ * <p>A zero byte never occurs in a record line: the journal's last segment ends with zero
+ * padding a writer has preallocated (see {@link JournalFiles}). A zero byte where a line
+ * starts is reported as {@link Kind#PADDING}, and a line that runs into one before its
+ * newline as {@link Kind#ZERO_CUT}; {@link #skipZeros} moves past a run of them.
  */
 final class LineReader implements Closeable {
   /** One line: its bytes in {@code bytes[0..length)}, without the newline. */
@@ -23,8 +29,20 @@ final class LineReader implements Closeable {
     /** Bytes up to end of file with no newline: an append in progress or a torn tail. */
     INCOMPLETE,
     /** A line longer than the bound; the reader cannot continue past it. */
-    OVERSIZED
+    OVERSIZED,
+    /**
+     * A zero byte where a line starts: preallocated space, or data lost to zeros. Nothing is
+     * consumed; {@link #skipZeros} moves past the run.
+     */
+    PADDING,
+    /**
+     * Bytes that run into a zero byte before any newline: a write torn inside preallocated
+     * space, or damage. The zero bytes are not consumed (the next call reports PADDING).
+     */
+    ZERO_CUT
   }
+
+  private static final byte[] ZEROS = new byte[64 * 1024];
 
   private final FileChannel channel;
   private final int maxLine;
@@ -53,9 +71,22 @@ final class LineReader implements Closeable {
     int scanFrom = start;
     while (true) {
       for (int i = scanFrom; i < end; i++) {
-        if (buffer[i] == '\n') {
+        byte b = buffer[i];
+        if (b == '\n') {
           Line line = copy(i - start, Kind.COMPLETE);
           start = i + 1;
+          return line;
+        }
+        if (b == 0) {
+          if (i == start) {
+            return new Line(bufferOffset + start, new byte[0], 0, Kind.PADDING);
+          }
+          if (i - start > maxLine) {
+            stuck = true;
+            return copy(64, Kind.OVERSIZED);
+          }
+          Line line = copy(i - start, Kind.ZERO_CUT);
+          start = i;
           return line;
         }
       }
@@ -72,7 +103,7 @@ final class LineReader implements Closeable {
         start = 0;
       }
       if (end == buffer.length) {
-        buffer = java.util.Arrays.copyOf(buffer,
+        buffer = Arrays.copyOf(buffer,
             (int) Math.min((long) buffer.length * 2, (long) maxLine + 2));
       }
       int read = channel.read(ByteBuffer.wrap(buffer, end, buffer.length - end),
@@ -85,6 +116,37 @@ final class LineReader implements Closeable {
         return copy(end - start, Kind.INCOMPLETE);
       }
       end += read;
+    }
+  }
+
+  /**
+   * Moves past the zero bytes at the current position.
+   *
+   * @return true if a non-zero byte follows them (the next line starts there), false if they
+   *     run to the end of the file
+   */
+  boolean skipZeros() throws IOException {
+    if (stuck) {
+      return false;
+    }
+    while (true) {
+      while (start < end) {
+        int chunk = Math.min(end - start, ZEROS.length);
+        int mismatch = Arrays.mismatch(buffer, start, start + chunk, ZEROS, 0, chunk);
+        if (mismatch >= 0) {
+          start += mismatch;
+          return true;
+        }
+        start += chunk;
+      }
+      bufferOffset += end;
+      start = 0;
+      end = 0;
+      int read = channel.read(ByteBuffer.wrap(buffer), bufferOffset);
+      if (read < 0) {
+        return false;
+      }
+      end = read;
     }
   }
 

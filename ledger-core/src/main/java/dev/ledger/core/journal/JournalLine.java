@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
  * The checksum is CRC-32C of exactly the bytes of the {@code commit} value, as 8 lower-case
  * hex digits. The prefix has a fixed length, so a reader finds those bytes without parsing.
  * A line is complete only with its {@code \n}: a line without it is an append in progress or
- * torn by a crash. {@code jq -c .commit.events[] journal/*.jsonl} lists every event.
+ * torn by a crash. A line never holds a zero byte (JSON text escapes control characters), so
+ * zero bytes can mark space a writer has preallocated after the last line. {@code jq -c .commit.events[] journal/*.jsonl} lists every event.
  */
 public final class JournalLine {
   private static final byte[] HEAD = "{\"crc32c\":\"".getBytes(StandardCharsets.US_ASCII);

@@ -92,16 +92,31 @@ class FileLedgerDamageTest {
     before.forEach((path, bytes) -> assertThat(after.get(path)).as("%s", path).isEqualTo(bytes));
   }
 
+  /** The segment's records: its bytes up to the preallocated zeros a writer left. */
+  private byte[] data() throws IOException {
+    byte[] bytes = Files.readAllBytes(segment1());
+    int end = indexOf(bytes, (byte) 0, 0);
+    return end < 0 ? bytes : Arrays.copyOf(bytes, end);
+  }
+
+  /** Writes {@code bytes} as the segment, followed by a writer's preallocated zeros if asked. */
+  private void writeSegment(byte[] bytes, boolean padded) throws IOException {
+    Files.write(segment1(), padded
+        ? Arrays.copyOf(bytes, bytes.length + JournalFiles.PREALLOCATE_BYTES) : bytes);
+  }
+
   @Test
   void tornTailIsInvisibleToReadersAndCutByTheNextWriter() throws IOException {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     commit(5);
-    long intact = Files.size(segment1());
-    for (int round = 0; round < 20; round++) {
+    byte[] intact = data();
+    for (int round = 0; round < 24; round++) {
+      String context = "seed " + seed + " round " + round;
       byte[] garbage = new byte[1 + random.nextInt(1024)];
       random.nextBytes(garbage);
       if (round % 3 == 0) {
+        // A whole page of zeros written at the end: preallocated space, not a torn record.
         Arrays.fill(garbage, (byte) 0);
       }
       for (int i = 0; i < garbage.length; i++) {
@@ -109,26 +124,38 @@ class FileLedgerDamageTest {
           garbage[i] = ' ';
         }
       }
-      long sizeBefore = Files.size(segment1());
-      Files.write(segment1(), garbage, StandardOpenOption.APPEND);
-      assertThat(loadRevision(dir)).as("seed %s round %s", seed, round).isEqualTo(5 + round);
+      if (round % 3 != 0 && round % 2 == 0) {
+        // The torn write's first bytes were lost: zeros, then the rest of it.
+        Arrays.fill(garbage, 0, garbage.length / 2, (byte) 0);
+      }
+      byte[] before = data();
+      byte[] torn = Arrays.copyOf(before, before.length + garbage.length);
+      System.arraycopy(garbage, 0, torn, before.length, garbage.length);
+      // Torn inside the preallocated space (zeros after it) or at the end of the file.
+      writeSegment(torn, round % 4 < 2);
+      assertThat(loadRevision(dir)).as(context).isEqualTo(5 + round);
       commit(1);
-      assertThat(Files.size(segment1())).as("seed %s", seed).isGreaterThan(sizeBefore);
-      assertThat(Files.readAllBytes(segment1())).as("seed %s: earlier bytes kept", seed)
-          .startsWith(Arrays.copyOf(Files.readAllBytes(segment1()), (int) intact));
+      byte[] after = data();
+      assertThat(after).as("%s: earlier bytes kept", context).startsWith(before);
+      assertThat(after.length).as(context).isGreaterThan(before.length);
+      assertThat(after[after.length - 1]).as("%s: the new record ends the data", context)
+          .isEqualTo((byte) '\n');
+      assertThat(Files.readAllBytes(segment1())).as("%s: nothing but zeros after it", context)
+          .isEqualTo(concat(after, new byte[(int) Files.size(segment1()) - after.length]));
     }
-    assertThat(sequences(dir)).isEqualTo(java.util.stream.LongStream.rangeClosed(1, 25).boxed()
+    assertThat(data()).startsWith(intact);
+    assertThat(sequences(dir)).isEqualTo(java.util.stream.LongStream.rangeClosed(1, 29).boxed()
         .toList());
   }
 
   @Test
   void partialRecordAtTheTailIsCut() throws IOException {
     commit(3);
-    byte[] bytes = Files.readAllBytes(segment1());
+    byte[] bytes = data();
     int lastLineStart = lastLineStart(bytes);
     for (int cut = lastLineStart + 1; cut < bytes.length; cut += Math.max(1, (bytes.length
         - lastLineStart) / 7)) {
-      Files.write(segment1(), Arrays.copyOf(bytes, cut));
+      writeSegment(Arrays.copyOf(bytes, cut), cut % 2 == 0);
       assertThat(loadRevision(dir)).as("cut at %s", cut).isEqualTo(2);
     }
     commit(1);
@@ -136,16 +163,80 @@ class FileLedgerDamageTest {
     assertThat(sequences(dir)).containsExactly(1L, 2L, 3L);
   }
 
-  @Test
-  void completeLineWithBadChecksumAtTheTailIsTreatedAsTorn() throws IOException {
+  @ParameterizedTest(name = "followed by preallocated zeros: {0}")
+  @ValueSource(booleans = {false, true})
+  void completeLineWithBadChecksumAtTheTailIsTreatedAsTorn(boolean padded) throws IOException {
     commit(3);
-    byte[] bytes = Files.readAllBytes(segment1());
+    byte[] bytes = data();
     int at = bytes.length - 10;
     bytes[at] = (byte) (bytes[at] == 'a' ? 'b' : 'a');
-    Files.write(segment1(), bytes);
+    writeSegment(bytes, padded);
     assertThat(loadRevision(dir)).isEqualTo(2);
     commit(1);
     assertThat(sequences(dir)).containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  void zerosAtALineStartFollowedByRecordsAreDamageNotTheEnd() throws IOException {
+    commit(5);
+    byte[] bytes = data();
+    int second = indexOf(bytes, (byte) '\n', 0) + 1;
+    int third = indexOf(bytes, (byte) '\n', second) + 1;
+    // The second record's bytes read back as zeros: a lost write in the middle of the journal.
+    Arrays.fill(bytes, second, third, (byte) 0);
+    writeSegment(bytes, true);
+    Map<Path, byte[]> before = snapshot();
+    try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
+      Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
+      assertThatThrownBy(ledger::load).isInstanceOfSatisfying(CorruptLedgerException.class, e -> {
+        assertThat(e.path()).isEqualTo(segment1());
+        assertThat(e.offset()).isEqualTo(second);
+      }).hasMessageContaining("zero bytes at offset " + second);
+      assertThatThrownBy(() -> ledger.commit(5, new Counter(6)))
+          .isInstanceOf(CorruptLedgerException.class);
+      assertThatThrownBy(() -> ledger.events(Cursor.START, 100))
+          .isInstanceOf(CorruptLedgerException.class);
+    }
+    assertSameFiles(before, snapshot());
+  }
+
+  @Test
+  void writerPreallocatesZerosAndAClosedStoreEndsWithItsLastRecord() throws IOException {
+    LedgerOptions small = OPTIONS.withSegmentBytes(64 * 1024);
+    Path journal = ledgerDir().resolve("journal");
+    try (FileLedgerStore store = FileLedgerStore.open(dir, small)) {
+      Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
+      ledger.commit(0, new Counter(1));
+      long size = Files.size(segment1());
+      byte[] bytes = data();
+      assertThat(size).isEqualTo(bytes.length + JournalFiles.PREALLOCATE_BYTES);
+      for (int i = 1; i < 400; i++) {
+        ledger.commit(i, new Counter(i + 1), EventDraft.of("inc", Map.of("pad", "x".repeat(400))));
+      }
+      try (Stream<Path> segments = Files.list(journal)) {
+        List<Path> sorted = segments.sorted().toList();
+        assertThat(sorted).hasSizeGreaterThan(1);
+        for (Path segment : sorted.subList(0, sorted.size() - 1)) {
+          byte[] full = Files.readAllBytes(segment);
+          assertThat(full).as("%s: a full segment is trimmed", segment).doesNotContain(0);
+          assertThat(full[full.length - 1]).isEqualTo((byte) '\n');
+        }
+        byte[] last = Files.readAllBytes(sorted.get(sorted.size() - 1));
+        assertThat(last[last.length - 1]).as("the last segment has zeros ahead").isZero();
+      }
+      // Another store in this process reads through the zeros to the latest revision.
+      try (FileLedgerStore other = FileLedgerStore.open(dir, small)) {
+        assertThat(other.ledger("root-1", Counter.class).load().revision()).isEqualTo(400);
+      }
+    }
+    try (Stream<Path> segments = Files.list(journal)) {
+      for (Path segment : segments.toList()) {
+        byte[] full = Files.readAllBytes(segment);
+        assertThat(full).as("%s after close", segment).doesNotContain(0);
+        assertThat(full[full.length - 1]).isEqualTo((byte) '\n');
+      }
+    }
+    assertThat(loadRevision(dir)).isEqualTo(400);
   }
 
   @Test
@@ -341,6 +432,12 @@ class FileLedgerDamageTest {
         }
       });
     }
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
   }
 
   private static int lastLineStart(byte[] bytes) {
