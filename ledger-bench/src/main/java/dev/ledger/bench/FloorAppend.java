@@ -36,7 +36,9 @@ final class FloorAppend implements CommitTarget {
         StandardOpenOption.READ);
     end = channel.size();
     if (preallocated) {
-      ByteBuffer zeros = ByteBuffer.allocate(1 << 20);
+      // Page-sized writes: a folio is sized by the write that creates it, and a commit that
+      // dirties a large folio writes all of it back (as the ledger's preallocation notes).
+      ByteBuffer zeros = ByteBuffer.allocate(4096);
       for (long at = end; at < PREALLOCATED_BYTES; at += zeros.capacity()) {
         zeros.clear();
         while (zeros.hasRemaining()) {
