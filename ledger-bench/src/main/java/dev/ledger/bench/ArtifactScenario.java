@@ -36,7 +36,7 @@ final class ArtifactScenario {
     Stats digest = report.stats(NAME, "SHA-256 (MessageDigest) of a " + size + " file",
         "MB/s");
     Stats put = report.stats(NAME, "blobs().put of the same file (SYNC)", "MB/s");
-    Stats copy = report.stats(NAME, "floor: copy the same file + force, no hashing", "MB/s");
+    Stats copy = report.stats(NAME, "copy the same file, one force at the end, no hashing", "MB/s");
     for (int round = 0; round <= config.blobRounds(); round++) {
       long t0 = System.nanoTime();
       String hex = sha256(input);
@@ -65,8 +65,8 @@ final class ArtifactScenario {
     }
     Files.delete(input);
     report.ratio(NAME, "put / SHA-256", put, digest, Report.Goal.AT_LEAST, 0.8);
-    report.ratio(NAME, "copy + force floor / SHA-256", copy, digest, Report.Goal.REPORT, 0);
-    report.ratio(NAME, "put / copy + force floor", put, copy, Report.Goal.REPORT, 0);
+    report.ratio(NAME, "copy + one force / SHA-256", copy, digest, Report.Goal.REPORT, 0);
+    report.ratio(NAME, "put / copy + one force", put, copy, Report.Goal.REPORT, 0);
 
     int few = config.snapshots().get(0);
     int many = config.snapshots().get(1);
@@ -128,7 +128,10 @@ final class ArtifactScenario {
     }
   }
 
-  /** Copies with the same 64 KiB buffer as the digest and forces the copy. */
+  /**
+   * Copies with the same 64 KiB buffer as the digest and forces the copy once at the end: a
+   * naive copy, not a floor (put overlaps its forces with hashing and can beat it).
+   */
   private static void copyForced(Path from, Path to) throws IOException {
     ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
     try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);

@@ -12,7 +12,6 @@ import dev.ledger.core.io.SafeFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -39,8 +38,11 @@ import java.util.UUID;
  *     a put in progress (or crashed)
  * </pre>
  *
- * <p><b>Put.</b> The input is streamed through a 64 KiB buffer into a new temp file while
- * being hashed; the temp file is forced and made read-only. Then, under the store lock, it
+ * <p><b>Put.</b> The input is streamed into a new temp file while being hashed, the hashing
+ * and the writing overlapped on two threads through four 256 KiB buffers
+ * ({@link HashingCopy}), and with durable puts forced in the background every 16 MiB so
+ * that the device writes while the rest is hashed; the temp file is forced and made
+ * read-only. Then, under the store lock, it
  * is hard-linked to its content path and the blob is stamped with the store clock. The link is the commit
  * point: it fails if the path exists, so the first writer wins and a racing or later writer
  * of the same bytes only renews the existing file's time (an atomic move would replace the
@@ -54,6 +56,9 @@ import java.util.UUID;
  * <p>Thread-safe and safe across processes.
  */
 public final class FileBlobStore implements BlobStore {
+  /** A durable put forces its temp file in the background each time this much more is written. */
+  private static final long FLUSH_EVERY = 16L << 20;
+
   private final StoreLayout layout;
   private final FileArtifactStore store;
 
@@ -106,15 +111,9 @@ public final class FileBlobStore implements BlobStore {
 
   private ContentId writeTemp(InputStream in, Path temp) throws IOException {
     MessageDigest digest = Sha256.newDigest();
-    byte[] buffer = new byte[Sha256.BUFFER];
     try (FileChannel channel = SafeFiles.open(temp,
         Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
-      long position = 0;
-      for (int n; (n = in.read(buffer)) >= 0; ) {
-        digest.update(buffer, 0, n);
-        SafeFiles.writeFully(channel, ByteBuffer.wrap(buffer, 0, n), position);
-        position += n;
-      }
+      HashingCopy.copy(in, channel, digest, store.sync() ? FLUSH_EVERY : 0);
       if (store.sync()) {
         channel.force(true);
       }
