@@ -1,5 +1,8 @@
 package dev.ledger.bench;
 
+import dev.ledger.core.Durability;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.fs.FileLedgerStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +12,8 @@ import java.util.Map;
 /** Scenario 1: durable commits per second of one writer on one ledger, every competitor. */
 final class SingleLedgerScenario {
   static final String NAME = "1. Single-ledger durable commits";
+  private static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
+      + "cache cost)";
 
   private SingleLedgerScenario() {}
 
@@ -21,6 +26,8 @@ final class SingleLedgerScenario {
     targets.put("replace floor: temp + force + move + dir force",
         new ReplaceFloor(dir.resolve("replace/state.json")));
     targets.put("ledger (FileLedgerStore, SYNC)", new LedgerTarget(dir.resolve("ledger"), "run"));
+    targets.put(NO_SYNC, new LedgerTarget(FileLedgerStore.open(dir.resolve("ledger-no-sync"),
+        LedgerOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC)), "run", true));
     targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
     targets.put("SQLite WAL synchronous=NORMAL",
         new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
@@ -65,6 +72,8 @@ final class SingleLedgerScenario {
         stats.get("floor: append + force"), Report.Goal.REPORT, 0);
     report.ratio(NAME, "ledger / SQLite NORMAL", ledger,
         stats.get("SQLite WAL synchronous=NORMAL"), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "ledger UNSAFE_NO_SYNC / SQLite NORMAL (neither forces per commit)",
+        stats.get(NO_SYNC), stats.get("SQLite WAL synchronous=NORMAL"), Report.Goal.REPORT, 0);
     report.ratio(NAME, "ledger / replace floor", ledger,
         stats.get("replace floor: temp + force + move + dir force"), Report.Goal.REPORT, 0);
     report.ratio(NAME, "ledger / reference design", ledger, reference, Report.Goal.REPORT, 0);
