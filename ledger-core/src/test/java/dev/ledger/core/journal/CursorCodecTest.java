@@ -27,6 +27,26 @@ class CursorCodecTest {
   }
 
   @Test
+  void tokensHoldTheCanonicalJsonOfThePosition() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    for (int i = 0; i < 200; i++) {
+      long after = random.nextLong();
+      long segment = random.nextLong();
+      long offset = random.nextLong();
+      String token = CursorCodec.encode("root-" + i, after, segment, offset).token();
+      byte[] raw = com.google.common.io.BaseEncoding.base64Url().omitPadding().decode(token);
+      com.fasterxml.jackson.databind.node.ObjectNode expected =
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+      expected.put("v", 1).put("segment", segment).put("root",
+          dev.ledger.core.json.LedgerJson.sha256Hex("root-" + i).substring(0, 16))
+          .put("offset", offset).put("after", after);
+      assertThat(raw).as("seed %s", seed)
+          .isEqualTo(dev.ledger.core.json.LedgerJson.canonical(expected));
+    }
+  }
+
+  @Test
   void randomTokensAreRefusedWithTheTypedError() {
     long seed = System.nanoTime();
     Random random = new Random(seed);
