@@ -38,13 +38,14 @@ import org.slf4j.LoggerFactory;
  * One ledger in a directory: the writer path, and the backend that joins it to the reader.
  *
  * <p><b>Writer path.</b> Lock (in-process, then the {@code .lock} file) → make sure the
- * cached tail is current (a zero byte, or the end of the file, where the next record goes and
- * the absence of a next segment prove no other process committed; otherwise replay what they
- * wrote) → command replay or conflict → revision check → cut a torn tail if recovery found one
- * → write one record line into the segment's preallocated space (extending it by
- * {@link JournalFiles#PREALLOCATE_BYTES} zeros in the same write when it runs out) →
- * {@code force} (the commit point) → every {@code checkpointInterval} commits, write the
- * command index entries and {@code state.json} → unlock. One forced write per commit.
+ * cached tail is current (a zero byte, or the end of the file, where the next record goes
+ * and the absence of a next segment prove no other process committed; otherwise replay what
+ * they wrote) → command replay or conflict → revision check → cut a torn tail if recovery
+ * found one → write one record line into the segment's preallocated space (with SYNC,
+ * extending it by {@link JournalFiles#PREALLOCATE_BYTES} zeros, forced with the record, when
+ * it runs out; without forces, appending) → {@code force} (the commit point) → every
+ * {@code checkpointInterval} commits, write the command index entries and
+ * {@code state.json} → unlock. One forced write per commit.
  *
  * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
  * commit it makes so that a load in this process costs two {@code stat}s and a one-byte read.
@@ -206,7 +207,10 @@ final class FileLedger implements LedgerBackend {
         created = true;
       }
       SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line), t.end);
-      if (t.end + line.length > t.allocated) {
+      if (sync && t.end + line.length > t.allocated) {
+        // Only a forcing writer gains from preallocated space. Without forces the kernel
+        // may write pages back in any order: a power cut could then keep a later record
+        // and lose the zeros' overwrite before it, which reads as damage, not as a tail.
         preallocate(t, t.end + line.length);
       }
       if (sync) {

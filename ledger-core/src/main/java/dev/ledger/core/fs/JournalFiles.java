@@ -22,17 +22,17 @@ import java.util.regex.Pattern;
  * therefore named R + 1: a reader moves to the next segment without listing the directory.
  * Segments are append-only and never deleted; only a torn tail of the last one is cut.
  *
- * <p><b>Preallocated space.</b> A writer extends the last segment ahead of its records with
- * zero bytes (to a page boundary at least {@link #PREALLOCATE_BYTES} past the record that
- * needs them, written one page per write and forced with that record), so that a commit
- * overwrites blocks that already belong to the file: {@code fdatasync} then has only data to
- * flush, not a new file size. A record line never contains a zero byte, so zero bytes from a
- * line start to the end of the file are the end of the data. The zeros are cut when the
- * segment is full (before the next one is created), when the store is closed (a cleanly
- * closed journal ends with a newline), and by a writer that recovers the ledger and finds
- * some (left by a crash or by another store). While a writer has
- * the segment open, or after a crash, tools that read the raw files must stop at the first
- * zero byte ({@code tr -d '\000' < segment | jq ...}).
+ * <p><b>Preallocated space.</b> A {@code SYNC} writer (a writer without forces appends, see
+ * FileLedger) extends the last segment ahead of its records with zero bytes (to a page
+ * boundary at least {@link #PREALLOCATE_BYTES} past the record that needs them, written one
+ * page per write and forced with that record), so that a commit overwrites blocks that
+ * already belong to the file: {@code fdatasync} then has only data to flush, not a new file
+ * size. A record line never contains a zero byte, so zero bytes from a line start to the end
+ * of the file are the end of the data. The zeros are cut when the segment is full (before
+ * the next one is created), when the store is closed (a cleanly closed journal ends with a
+ * newline), and by a writer that recovers the ledger and finds some (left by a crash or by
+ * another store). While a writer has the segment open, or after a crash, tools that read the
+ * raw files must stop at the first zero byte ({@code tr -d '\000' < segment | jq ...}).
  */
 final class JournalFiles {
   /**

@@ -189,6 +189,21 @@ class FileLedgerDamageTest {
   }
 
   @Test
+  void aWriterWithoutForcesAppendsWithoutZeros() throws IOException {
+    FileLedgerStore store = FileLedgerStore.open(dir,
+        OPTIONS.withDurability(dev.ledger.core.Durability.UNSAFE_NO_SYNC));
+    Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
+    for (int i = 0; i < 5; i++) {
+      ledger.commit(i, new Counter(i + 1));
+    }
+    byte[] bytes = Files.readAllBytes(segment1());
+    assertThat(bytes).doesNotContain(0);
+    assertThat(bytes[bytes.length - 1]).isEqualTo((byte) '\n');
+    store.close();
+    assertThat(loadRevision(dir)).isEqualTo(5);
+  }
+
+  @Test
   void writerPreallocatesZerosAndAClosedStoreEndsWithItsLastRecord() throws IOException {
     LedgerOptions small = OPTIONS.withSegmentBytes(64 * 1024);
     Path journal = ledgerDir().resolve("journal");
