@@ -40,14 +40,14 @@ import java.util.UUID;
  *
  * <p><b>Put.</b> The input is streamed into a new temp file while being hashed, the hashing
  * and the writing overlapped on two threads through four 256 KiB buffers
- * ({@link HashingCopy}), and with durable puts forced in the background every 16 MiB so
- * that the device writes while the rest is hashed; the temp file is forced and made
- * read-only. Then, under the store lock, it
- * is hard-linked to its content path and the blob is stamped with the store clock. The link is the commit
- * point: it fails if the path exists, so the first writer wins and a racing or later writer
- * of the same bytes only renews the existing file's time (an atomic move would replace the
- * winner's file). The directory is forced after the link, the temp name is removed either
- * way. A crash leaves at most a temp file, which garbage collection removes.
+ * ({@link HashingCopy}), and with durable puts forced in the background every 16 MiB so that the
+ * device writes while the rest is hashed; the temp file is forced and made read-only. Then,
+ * under the store lock, it is hard-linked to its content path and the blob is stamped with
+ * the store clock. The link is the commit point: it fails if the path exists, so the first
+ * writer wins and a racing or later writer of the same bytes only renews the existing file's
+ * time (an atomic move would replace the winner's file). The directory is forced after the
+ * link, the temp name is removed either way. A crash leaves at most a temp file, which
+ * garbage collection removes.
  *
  * <p><b>Why the store lock around the link.</b> Garbage collection holds the same lock while
  * it marks and sweeps, so a put (and the renewed time it gives) happens wholly before or

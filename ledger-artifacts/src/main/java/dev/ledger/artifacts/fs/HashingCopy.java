@@ -91,7 +91,7 @@ final class HashingCopy {
       }
       full.put(END);
       ended = true;
-      thread.join();
+      joinUninterruptibly(thread); // the last writes finish before the caller forces
       writer.rethrow();
       return total;
     } catch (InterruptedException e) {

@@ -36,9 +36,10 @@ import java.util.regex.Pattern;
  */
 final class JournalFiles {
   /**
-   * Zero bytes a writer keeps ahead of the last record: about 50 commits of 2.5 KiB between
-   * two extensions (each one costs a file-size update), and a bound on what a reader that
-   * reaches the end of the data reads to check that only zeros follow.
+   * Zero bytes a writer keeps ahead of the last record: about 240 commits of the harness's
+   * ~550-byte records between two extensions (each one costs a file-size update), and a
+   * bound on what a reader that reaches the end of the data reads to check that only zeros
+   * follow.
    */
   static final int PREALLOCATE_BYTES = 128 * 1024;
 

@@ -30,12 +30,12 @@ import java.util.stream.Stream;
  *
  * <p>The latest position this process saw committed (by its writer or an earlier read) is
  * cached with its state: if no record was written after it since (a {@code stat} of the
- * segment, a one-byte read of its preallocated space, and a {@code stat} of the next segment's
- * name), it is the answer; if it has grown, only the new
- * records are applied. Otherwise (first read, or the journal no longer reaches the cached
- * position) read {@code state.json} and apply the records after its position. Reads stop
- * before an incomplete or torn tail. Pages and replays start at the position their cursor's
- * hint names, once the record there proves it. Thread-safe.
+ * segment, a one-byte read of its preallocated space, and a {@code stat} of the next
+ * segment's name), it is the answer; if it has grown, only the new records are applied.
+ * Otherwise (first read, or the journal no longer reaches the cached position) read
+ * {@code state.json} and apply the records after its position. Reads stop before an incomplete or
+ * torn tail. Pages and replays start at the position their cursor's hint names, once the
+ * record there proves it. Thread-safe.
  */
 final class LedgerReader {
   private final String root;
