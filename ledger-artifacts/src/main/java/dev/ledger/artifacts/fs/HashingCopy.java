@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Copies a stream into a file while hashing it, with the hashing and the writing on two
  * threads: the caller reads a chunk and hashes it, then hands it to a writer thread and goes
- * on with the next chunk while that one is written. On two cores a large put then costs
- * about the slower of hashing and writing instead of their sum.
+ * on with the next chunk while that one is written, so that hashing and writing overlap
+ * instead of adding up. How much that saves depends on the disk (README, "Performance").
  *
  * <p>With {@code flushEvery} above zero, the writer also forces what it has written each
  * time that many more bytes are written, from a third thread, so that the device writes
