@@ -2,8 +2,8 @@ package dev.ledger.artifacts;
 
 import com.google.common.base.Preconditions;
 import dev.ledger.core.InvalidIdentifierException;
-import dev.ledger.core.io.Identifiers;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.io.Identifiers;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.time.Instant;
 import java.util.List;
 

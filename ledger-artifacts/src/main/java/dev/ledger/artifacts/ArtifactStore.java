@@ -15,7 +15,7 @@ import java.util.Set;
  * {@link ArtifactConflictException}. Among racing freezes of one attempt (threads or
  * processes) exactly one content wins and every racer gets that snapshot or the conflict.
  *
- * <p><b>Identifiers</b> (root ids, attempt ids) follow {@link dev.ledger.core.io.Identifiers};
+ * <p><b>Identifiers</b> (root ids, attempt ids) follow {@link dev.ledger.core.internal.io.Identifiers};
  * a refused id throws {@link dev.ledger.core.InvalidIdentifierException} before anything is
  * touched. <b>Damage</b> (an unparsable snapshot, a blob whose bytes do not match its name)
  * throws {@link CorruptArtifactException} with the path, and nothing on disk changes.

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.StoreClosedException;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * backends can run it too.
  */
 public abstract class ArtifactStoreContractTest {
+  /** For subclasses, one per store implementation. */
+  protected ArtifactStoreContractTest() {}
+
   /** Where the contract clock starts. */
   protected static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 

@@ -2,7 +2,7 @@ package dev.ledger.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ledger.core.EventDraft;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.UncheckedIOException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

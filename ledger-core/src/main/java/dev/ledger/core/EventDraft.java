@@ -2,7 +2,7 @@ package dev.ledger.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 
 /**
  * An event to record with a commit. The store assigns its sequence, id, revision and time.

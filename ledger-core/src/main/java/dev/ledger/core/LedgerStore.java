@@ -16,7 +16,7 @@ public interface LedgerStore extends AutoCloseable {
    * class, or {@code JsonNode}). Touches no file: a ledger exists once committed to.
    *
    * @throws InvalidIdentifierException if the root id is not a valid identifier
-   *     (see {@code dev.ledger.core.io.Identifiers})
+   *     (see {@code dev.ledger.core.internal.io.Identifiers})
    */
   <S> Ledger<S> ledger(String rootId, Class<S> stateType);
 

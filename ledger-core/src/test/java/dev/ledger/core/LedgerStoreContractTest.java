@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
  * modules and users can run it against their own backends.
  */
 public abstract class LedgerStoreContractTest {
+  /** For subclasses, one per store implementation. */
+  protected LedgerStoreContractTest() {}
+
   /** The fixed instant the contract clock reads. */
   protected static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 

@@ -6,7 +6,7 @@ import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.FileLedgerStore;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.ledger.artifacts.fs;
 
-import dev.ledger.core.io.SafeFiles;
+import dev.ledger.core.internal.io.SafeFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;

@@ -2,7 +2,7 @@ package dev.ledger.artifacts.fs;
 
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ContentId;
-import dev.ledger.core.io.Identifiers;
+import dev.ledger.core.internal.io.Identifiers;
 import java.nio.file.Path;
 
 /**

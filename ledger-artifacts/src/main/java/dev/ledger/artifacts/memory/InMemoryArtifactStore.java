@@ -13,7 +13,7 @@ import dev.ledger.artifacts.OrphanCleanup;
 import dev.ledger.artifacts.SnapshotContent;
 import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.StoreClosedException;
-import dev.ledger.core.io.Identifiers;
+import dev.ledger.core.internal.io.Identifiers;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -13,7 +13,7 @@ import dev.ledger.artifacts.CorruptBlobException;
 import dev.ledger.artifacts.MutableClock;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.UnsupportedFormatException;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.EvidenceRef;
 import dev.ledger.artifacts.SnapshotContent;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.ledger.core.fs;
 
-import static dev.ledger.core.json.JsonFields.integer;
+import static dev.ledger.core.internal.json.JsonFields.integer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
-import dev.ledger.core.io.SafeFiles;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.io.SafeFiles;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

@@ -8,11 +8,13 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
 import dev.ledger.core.UnsupportedFormatException;
-import dev.ledger.core.io.Identifiers;
-import dev.ledger.core.io.SafeFiles;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.io.Identifiers;
+import dev.ledger.core.internal.io.SafeFiles;
+import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -50,19 +52,20 @@ import java.util.List;
  * {@code store.json} of a newer format is refused with {@link UnsupportedFormatException}.
  * Thread-safe; any number of stores (in this or other processes) may open one directory.
  */
-public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
+public final class FileLedgerStore implements LedgerStore {
   private static final String KIND = "dev.ledger.store";
   private static final int FORMAT = 1;
 
   private final Path base;
   private final Path ledgers;
   private final boolean readOnly;
+  private final Ledgers shell;
 
   private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly) {
-    super(options, (readOnly ? "read-only " : "") + "file store at " + base);
     this.base = base;
     this.ledgers = base.resolve("ledgers");
     this.readOnly = readOnly;
+    this.shell = new Ledgers(options, (readOnly ? "read-only " : "") + "file store at " + base);
   }
 
   /** Opens (creating if needed) a store in {@code base} with default options. */
@@ -119,6 +122,31 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
     return base;
   }
 
+  @Override
+  public <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+    return shell.ledger(rootId, stateType);
+  }
+
+  @Override
+  public List<String> rootIds() {
+    return shell.rootIds();
+  }
+
+  @Override
+  public LedgerOptions options() {
+    return shell.options();
+  }
+
+  @Override
+  public void close() {
+    shell.close();
+  }
+
+  @Override
+  public String toString() {
+    return shell.toString();
+  }
+
   private void initialize() {
     boolean sync = options().durability() == Durability.SYNC;
     Path marker = base.resolve("store.json");
@@ -161,17 +189,6 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
     }
   }
 
-  @Override
-  protected FileLedger newBackend(String rootId) {
-    return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-        options(), readOnly ? toString() : null);
-  }
-
-  @Override
-  public List<String> rootIds() {
-    return guarded(this::listRootIds);
-  }
-
   private List<String> listRootIds() {
     List<String> ids = new ArrayList<>();
     if (readOnly && !Files.isDirectory(ledgers)) {
@@ -194,22 +211,40 @@ public final class FileLedgerStore extends AbstractLedgerStore<FileLedger> {
     return ids;
   }
 
-  @Override
-  protected void closeBackends(Collection<FileLedger> backends) {
-    LedgerException first = null;
-    for (FileLedger ledger : backends) {
-      try {
-        ledger.close();
-      } catch (LedgerException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
+  /** The shared store shell over this directory's ledgers. */
+  private final class Ledgers extends AbstractLedgerStore<FileLedger> {
+    Ledgers(LedgerOptions options, String name) {
+      super(options, name);
+    }
+
+    @Override
+    protected FileLedger newBackend(String rootId) {
+      return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
+          options(), readOnly ? toString() : null);
+    }
+
+    @Override
+    public List<String> rootIds() {
+      return guarded(FileLedgerStore.this::listRootIds);
+    }
+
+    @Override
+    protected void closeBackends(Collection<FileLedger> backends) {
+      LedgerException first = null;
+      for (FileLedger ledger : backends) {
+        try {
+          ledger.close();
+        } catch (LedgerException e) {
+          if (first == null) {
+            first = e;
+          } else {
+            first.addSuppressed(e);
+          }
         }
       }
-    }
-    if (first != null) {
-      throw first;
+      if (first != null) {
+        throw first;
+      }
     }
   }
 }

@@ -2,8 +2,8 @@ package dev.ledger.core.fs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.core.CorruptLedgerException;
-import dev.ledger.core.journal.CommitRecord;
-import dev.ledger.core.journal.PositionedRecord;
+import dev.ledger.core.internal.journal.CommitRecord;
+import dev.ledger.core.internal.journal.PositionedRecord;
 import java.nio.channels.FileChannel;
 import java.time.Instant;
 import java.util.LinkedHashMap;

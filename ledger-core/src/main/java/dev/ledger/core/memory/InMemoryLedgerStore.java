@@ -1,6 +1,8 @@
 package dev.ledger.core.memory;
 
+import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import java.util.Collection;
 import java.util.List;
@@ -12,11 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * closing), records commits in the same journal line format, and with a fixed clock produces
  * the same events and results. Nothing survives the JVM. Thread-safe.
  */
-public final class InMemoryLedgerStore extends AbstractLedgerStore<MemoryLedger> {
+public final class InMemoryLedgerStore implements LedgerStore {
   private static final AtomicLong NUMBER = new AtomicLong();
 
+  private final Ledgers shell;
+
   private InMemoryLedgerStore(LedgerOptions options) {
-    super(options, "in-memory store #" + NUMBER.incrementAndGet());
+    shell = new Ledgers(options, "in-memory store #" + NUMBER.incrementAndGet());
   }
 
   /** A new, empty store with default options. */
@@ -30,22 +34,54 @@ public final class InMemoryLedgerStore extends AbstractLedgerStore<MemoryLedger>
   }
 
   @Override
-  protected MemoryLedger newBackend(String rootId) {
-    return new MemoryLedger(rootId, options());
+  public <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+    return shell.ledger(rootId, stateType);
   }
 
   @Override
   public List<String> rootIds() {
-    return guarded(() -> backendsWithCommits());
-  }
-
-  private List<String> backendsWithCommits() {
-    return backends().stream().filter(MemoryLedger::exists).map(MemoryLedger::rootId)
-        .sorted().toList();
+    return shell.rootIds();
   }
 
   @Override
-  protected void closeBackends(Collection<MemoryLedger> backends) {
-    // Nothing to release.
+  public LedgerOptions options() {
+    return shell.options();
+  }
+
+  @Override
+  public void close() {
+    shell.close();
+  }
+
+  @Override
+  public String toString() {
+    return shell.toString();
+  }
+
+  /** The shared store shell over the in-memory ledgers. */
+  private static final class Ledgers extends AbstractLedgerStore<MemoryLedger> {
+    Ledgers(LedgerOptions options, String name) {
+      super(options, name);
+    }
+
+    @Override
+    protected MemoryLedger newBackend(String rootId) {
+      return new MemoryLedger(rootId, options());
+    }
+
+    @Override
+    public List<String> rootIds() {
+      return guarded(() -> backendsWithCommits());
+    }
+
+    private List<String> backendsWithCommits() {
+      return backends().stream().filter(MemoryLedger::exists).map(MemoryLedger::rootId)
+          .sorted().toList();
+    }
+
+    @Override
+    protected void closeBackends(Collection<MemoryLedger> backends) {
+      // Nothing to release.
+    }
   }
 }

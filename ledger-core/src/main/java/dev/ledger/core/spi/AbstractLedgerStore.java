@@ -5,7 +5,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.StoreClosedException;
-import dev.ledger.core.io.Identifiers;
+import dev.ledger.core.internal.io.Identifiers;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;

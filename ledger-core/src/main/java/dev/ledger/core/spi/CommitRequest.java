@@ -3,6 +3,7 @@ package dev.ledger.core.spi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.EventDraft;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.util.List;
 
 /**
@@ -34,5 +35,16 @@ public record CommitRequest(
     events = List.copyOf(events);
     Preconditions.checkArgument((publicCommandId == null) == (commandDigest == null),
         "command id and digest come together");
+  }
+
+  /**
+   * The public form of a caller's command id, as journals and errors show it: {@code cmd_} +
+   * SHA-256 hex of its UTF-8 bytes.
+   *
+   * @param rawCommandId the id the caller gave
+   * @return the public id
+   */
+  public static String publicCommandId(String rawCommandId) {
+    return "cmd_" + LedgerJson.sha256Hex(rawCommandId);
   }
 }

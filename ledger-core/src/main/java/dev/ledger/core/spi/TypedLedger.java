@@ -16,8 +16,7 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Versioned;
-import dev.ledger.core.journal.CommitRecord;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -153,7 +152,7 @@ public final class TypedLedger<S> implements Ledger<S> {
     command.set("events", content);
     command.set("state", state);
     return new CommitRequest(expectedRevision, state, stateBytes.length, drafts,
-        CommitRecord.publicCommandId(commandId),
+        CommitRequest.publicCommandId(commandId),
         LedgerJson.sha256Hex(LedgerJson.canonical(command)));
   }
 

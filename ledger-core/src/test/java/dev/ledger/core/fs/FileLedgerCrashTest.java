@@ -2,12 +2,12 @@ package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.AckingCommitter.Tick;
-import dev.ledger.core.journal.CommitRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,7 +168,7 @@ class FileLedgerCrashTest {
       assertThat(event.payload().get("revision").asLong()).as("payload of event %s", expected)
           .isEqualTo(expected);
       assertThat(event.commandId()).as("command of event %s", expected)
-          .isEqualTo(CommitRecord.publicCommandId(AckingCommitter.commandId(expected)));
+          .isEqualTo(CommitRequest.publicCommandId(AckingCommitter.commandId(expected)));
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.ledger.core.fs;
 
-import dev.ledger.core.io.FileLocks;
+import dev.ledger.core.internal.io.FileLocks;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -1,7 +1,7 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 import dev.ledger.core.LedgerOptions;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;

@@ -1,4 +1,4 @@
-package dev.ledger.core.io;
+package dev.ledger.core.internal.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

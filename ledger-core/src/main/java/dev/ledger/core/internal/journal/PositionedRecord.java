@@ -1,4 +1,4 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 /**
  * A commit record and where it starts: segment and byte offset for the file journal, record

@@ -1,10 +1,10 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.io.BaseEncoding;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.InvalidCursorException;
-import dev.ledger.core.json.LedgerJson;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;

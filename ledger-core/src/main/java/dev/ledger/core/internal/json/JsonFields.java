@@ -1,4 +1,4 @@
-package dev.ledger.core.json;
+package dev.ledger.core.internal.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;

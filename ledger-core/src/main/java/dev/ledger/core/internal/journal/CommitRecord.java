@@ -1,9 +1,9 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
-import static dev.ledger.core.json.JsonFields.instant;
-import static dev.ledger.core.json.JsonFields.integer;
-import static dev.ledger.core.json.JsonFields.optionalText;
-import static dev.ledger.core.json.JsonFields.text;
+import static dev.ledger.core.internal.json.JsonFields.instant;
+import static dev.ledger.core.internal.json.JsonFields.integer;
+import static dev.ledger.core.internal.json.JsonFields.optionalText;
+import static dev.ledger.core.internal.json.JsonFields.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -14,8 +14,8 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
-import dev.ledger.core.json.LedgerJson;
-import dev.ledger.core.json.MergePatch;
+import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.internal.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -124,11 +124,6 @@ public record CommitRecord(
   /** The deterministic event id: SHA-256 hex of {@code root:sequence}. */
   public static String eventId(String root, long sequence) {
     return LedgerJson.sha256Hex(root + ":" + sequence);
-  }
-
-  /** The public form of a caller's command id: {@code cmd_} + SHA-256 hex. */
-  public static String publicCommandId(String rawCommandId) {
-    return "cmd_" + LedgerJson.sha256Hex(rawCommandId);
   }
 
   /** The sequence the next record's first event gets. */

@@ -1,4 +1,4 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 import java.io.Closeable;
 

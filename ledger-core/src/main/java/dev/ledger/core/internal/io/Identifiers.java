@@ -1,4 +1,4 @@
-package dev.ledger.core.io;
+package dev.ledger.core.internal.io;
 
 import dev.ledger.core.InvalidIdentifierException;
 

@@ -1,4 +1,4 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,7 +34,7 @@ class JournalLineTest {
     }
     assertThat(firstNewline).isEqualTo(line.length - 1);
     assertThat(text).startsWith("{\"crc32c\":\"");
-    assertThat(dev.ledger.core.json.LedgerJson.parse(line).get("commit").get("revision").asLong())
+    assertThat(dev.ledger.core.internal.json.LedgerJson.parse(line).get("commit").get("revision").asLong())
         .isEqualTo(1);
     assertThat(JournalLine.decode(line, line.length - 1)).isEqualTo(record);
   }

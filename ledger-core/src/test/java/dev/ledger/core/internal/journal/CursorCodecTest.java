@@ -1,4 +1,4 @@
-package dev.ledger.core.journal;
+package dev.ledger.core.internal.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,10 +39,10 @@ class CursorCodecTest {
       com.fasterxml.jackson.databind.node.ObjectNode expected =
           com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
       expected.put("v", 1).put("segment", segment).put("root",
-          dev.ledger.core.json.LedgerJson.sha256Hex("root-" + i).substring(0, 16))
+          dev.ledger.core.internal.json.LedgerJson.sha256Hex("root-" + i).substring(0, 16))
           .put("offset", offset).put("after", after);
       assertThat(raw).as("seed %s", seed)
-          .isEqualTo(dev.ledger.core.json.LedgerJson.canonical(expected));
+          .isEqualTo(dev.ledger.core.internal.json.LedgerJson.canonical(expected));
     }
   }
 

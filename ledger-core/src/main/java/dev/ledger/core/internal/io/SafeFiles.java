@@ -1,4 +1,4 @@
-package dev.ledger.core.io;
+package dev.ledger.core.internal.io;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.ledger.core.json;
+package dev.ledger.core.internal.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,17 @@
+/**
+ * Content-addressed blobs and first-write-wins attempt snapshots: the API in
+ * {@code dev.ledger.artifacts}, the file store in {@code dev.ledger.artifacts.fs}, the
+ * in-memory twin for tests in {@code dev.ledger.artifacts.memory}.
+ */
+module dev.ledger.artifacts {
+  requires transitive dev.ledger.core;
+  requires transitive com.fasterxml.jackson.databind;
+  requires com.google.common;
+  requires org.slf4j;
+
+  exports dev.ledger.artifacts;
+  exports dev.ledger.artifacts.fs;
+  exports dev.ledger.artifacts.memory;
+
+  opens dev.ledger.artifacts to com.fasterxml.jackson.databind;
+}

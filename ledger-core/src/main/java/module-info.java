@@ -1,0 +1,26 @@
+/**
+ * Ledgers with optimistic revisions, an append-only event journal read through opaque
+ * cursors, and the stores that keep them: {@code dev.ledger.core.fs} (files),
+ * {@code dev.ledger.core.memory} (tests), and the backend SPI {@code dev.ledger.core.spi} for
+ * other stores. Everything under {@code dev.ledger.core.internal} is private to the library.
+ */
+@SuppressWarnings("module") // qualified exports name modules built after this one
+module dev.ledger.core {
+  requires transitive com.fasterxml.jackson.databind;
+  requires com.fasterxml.jackson.datatype.jsr310;
+  requires com.google.common;
+  requires java.management;
+  requires org.slf4j;
+
+  exports dev.ledger.core;
+  exports dev.ledger.core.fs;
+  exports dev.ledger.core.memory;
+  exports dev.ledger.core.spi;
+
+  // Helpers the library's own modules share; no promise to anyone else.
+  exports dev.ledger.core.internal.io to dev.ledger.artifacts;
+  exports dev.ledger.core.internal.json to dev.ledger.artifacts;
+
+  // Jackson maps the library's value records (events, states that embed them).
+  opens dev.ledger.core to com.fasterxml.jackson.databind;
+}
