@@ -10,7 +10,7 @@ import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.FileArtifact;
-import dev.ledger.artifacts.MutableClock;
+import dev.ledger.testing.base.MutableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

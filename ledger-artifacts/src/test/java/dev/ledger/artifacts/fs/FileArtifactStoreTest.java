@@ -3,14 +3,15 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
-import dev.ledger.artifacts.ArtifactStoreContractTest;
+import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobVerification;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.CorruptArtifactException;
 import dev.ledger.artifacts.CorruptBlobException;
-import dev.ledger.artifacts.MutableClock;
+import dev.ledger.testing.base.MutableClock;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.json.LedgerJson;
@@ -22,19 +23,61 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterEach;
 
-/** The contract on the real file system, plus layout, determinism and damage. */
-class FileArtifactStoreTest extends ArtifactStoreContractTest {
+/**
+ * What only the file store promises: layout, permissions, determinism and damage. The shared
+ * contract runs against it in ledger-testing ({@code FileArtifactStoreConformanceTest}).
+ */
+class FileArtifactStoreTest {
+  private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+  private final MutableClock clock = new MutableClock(NOW);
+  private ArtifactStore store;
   private Path base;
 
-  @Override
-  protected ArtifactStore openStore(MutableClock clock) {
+  @TempDir
+  Path temp;
+
+  @BeforeEach
+  void openFresh() {
+    store = openStore(clock);
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+  }
+
+  private ArtifactStore openStore(MutableClock clock) {
     base = temp.resolve("store-" + System.nanoTime());
     return FileArtifactStore.open(base, options(clock));
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    try (in) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static AttemptSubmission submission(String summary, ContentId... blobs) {
+    List<ArtifactRef> refs = new ArrayList<>();
+    for (int i = 0; i < blobs.length; i++) {
+      refs.add(ArtifactRef.ofBlob("file-" + i, "text/plain", blobs[i]));
+    }
+    return AttemptSubmission.of(summary, refs, List.of());
   }
 
   static LedgerOptions options(MutableClock clock) {

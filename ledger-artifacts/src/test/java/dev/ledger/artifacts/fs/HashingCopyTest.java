@@ -3,8 +3,8 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ledger.core.fault.FaultyFileSystem;
-import dev.ledger.core.fault.Op;
+import dev.ledger.testing.fault.FaultyFileSystem;
+import dev.ledger.testing.fault.Op;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

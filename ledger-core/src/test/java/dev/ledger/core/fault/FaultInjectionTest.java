@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.testing.fault.FaultyFileSystem;
+import dev.ledger.testing.fault.Op;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;

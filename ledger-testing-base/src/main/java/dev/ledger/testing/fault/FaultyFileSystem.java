@@ -1,4 +1,4 @@
-package dev.ledger.core.fault;
+package dev.ledger.testing.fault;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -369,7 +369,7 @@ public final class FaultyFileSystem extends FileSystem {
   // ------------------------------------------------------------------ FileSystem
 
   @Override
-  public FaultyFileSystemProvider provider() {
+  public java.nio.file.spi.FileSystemProvider provider() {
     return provider;
   }
 

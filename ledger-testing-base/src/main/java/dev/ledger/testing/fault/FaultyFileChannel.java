@@ -1,4 +1,4 @@
-package dev.ledger.core.fault;
+package dev.ledger.testing.fault;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,12 +1,13 @@
-package dev.ledger.core.fs;
+package dev.ledger.testing.stores;
 
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.core.LedgerStore;
-import dev.ledger.core.LedgerStoreContractTest;
+import dev.ledger.testing.LedgerStoreContractTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-class FileLedgerStoreTest extends LedgerStoreContractTest {
+class FileLedgerStoreConformanceTest extends LedgerStoreContractTest {
   @TempDir
   Path dir;
 

@@ -1,4 +1,4 @@
-package dev.ledger.core.fault;
+package dev.ledger.testing.fault;
 
 /** The operations a {@link FaultyFileSystem} can fail. */
 public enum Op {

@@ -1,11 +1,28 @@
-package dev.ledger.artifacts;
+package dev.ledger.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.artifacts.BlobCollection;
+import dev.ledger.artifacts.ArtifactSnapshot;
+import dev.ledger.artifacts.ContentId;
+import dev.ledger.artifacts.FileArtifact;
+import dev.ledger.artifacts.OrphanCleanup;
+import dev.ledger.artifacts.BlobVerification;
+import dev.ledger.artifacts.BlobStore;
+import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.ArtifactConflictException;
+import dev.ledger.artifacts.AttemptSubmission;
+import dev.ledger.artifacts.ArtifactNotFoundException;
+import dev.ledger.artifacts.EvidenceRef;
+import dev.ledger.artifacts.SnapshotContent;
+import dev.ledger.artifacts.ArtifactStore;
+import dev.ledger.artifacts.ArtifactRef;
+import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.StoreClosedException;
-import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.MutableClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -84,7 +101,7 @@ public abstract class ArtifactStoreContractTest {
   void putReturnsTheSha256OfTheBytesAndOpenReturnsThem() throws IOException {
     byte[] bytes = utf8("hello, blobs");
     ContentId id = store.blobs().put(bytes);
-    assertThat(id.hex()).isEqualTo(LedgerJson.sha256Hex(bytes));
+    assertThat(id.hex()).isEqualTo(Sha256.hex(bytes));
     assertThat(id.toString()).isEqualTo("sha256:" + id.hex());
     assertThat(ContentId.parse(id.toString())).isEqualTo(id);
     assertThat(store.blobs().exists(id)).isTrue();
@@ -119,7 +136,7 @@ public abstract class ArtifactStoreContractTest {
 
   @Test
   void missingBlobIsNotFound() {
-    ContentId id = new ContentId(LedgerJson.sha256Hex("absent"));
+    ContentId id = new ContentId(Sha256.hex("absent"));
     assertThat(store.blobs().exists(id)).isFalse();
     assertThatThrownBy(() -> store.blobs().open(id)).isInstanceOf(BlobNotFoundException.class)
         .hasMessageContaining(id.hex());
@@ -169,12 +186,12 @@ public abstract class ArtifactStoreContractTest {
 
     assertThat(snapshot.rootId()).isEqualTo("root-1");
     assertThat(snapshot.attemptId()).isEqualTo("attempt-1");
-    assertThat(snapshot.snapshotId()).isEqualTo("attempt-" + LedgerJson.sha256Hex("attempt-1"));
+    assertThat(snapshot.snapshotId()).isEqualTo("attempt-" + Sha256.hex("attempt-1"));
     assertThat(snapshot.summary()).isEqualTo("all green");
     assertThat(snapshot.artifactRefs()).containsExactlyElementsOf(submission.artifactRefs());
     assertThat(snapshot.evidenceRefs()).containsExactlyElementsOf(submission.evidenceRefs());
     assertThat(snapshot.sha256())
-        .isEqualTo(LedgerJson.sha256Hex(snapshot.content().canonicalJson()));
+        .isEqualTo(Sha256.hex(snapshot.content().canonicalJson()));
     assertThat(snapshot.frozenAt()).isEqualTo(NOW);
     assertThat(new String(snapshot.content().canonicalJson(), StandardCharsets.UTF_8))
         .startsWith("{\"artifactRefs\":[{\"blob\":\"sha256:" + blob.hex() + "\"")
@@ -254,7 +271,7 @@ public abstract class ArtifactStoreContractTest {
     AttemptSubmission submission = AttemptSubmission.of("with file", List.of(), List.of())
         .withFile(new FileArtifact("out.txt", "text/plain", file));
     ArtifactSnapshot snapshot = store.freeze("root-1", "a-1", submission);
-    ContentId id = new ContentId(LedgerJson.sha256Hex(utf8("produced by the attempt")));
+    ContentId id = new ContentId(Sha256.hex(utf8("produced by the attempt")));
     assertThat(snapshot.artifactRefs())
         .containsExactly(ArtifactRef.ofBlob("out.txt", "text/plain", id));
     assertThat(readAll(store.blobs().open(id))).isEqualTo(utf8("produced by the attempt"));
@@ -263,7 +280,7 @@ public abstract class ArtifactStoreContractTest {
 
   @Test
   void freezeReferencingAMissingBlobIsRefusedAndFreezesNothing() {
-    ContentId missing = new ContentId(LedgerJson.sha256Hex("never stored"));
+    ContentId missing = new ContentId(Sha256.hex("never stored"));
     assertThatThrownBy(() -> store.freeze("root-1", "a-1", submission("s", missing)))
         .isInstanceOfSatisfying(BlobNotFoundException.class,
             e -> assertThat(e.id()).isEqualTo(missing));

@@ -1,4 +1,4 @@
-package dev.ledger.artifacts;
+package dev.ledger.testing.base;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,24 @@
-package dev.ledger.core;
+package dev.ledger.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
+import dev.ledger.core.InvalidIdentifierException;
+import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.InvalidCursorException;
+import dev.ledger.core.Versioned;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.Event;
+import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.StoreClosedException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -315,8 +331,7 @@ public abstract class LedgerStoreContractTest {
     ledger.commit(0, plan(0), event("a", 1));
     // sha256("root-1:1")
     assertThat(ledger.events(Cursor.START, 1).events().get(0).id())
-        .isEqualTo(com.google.common.hash.Hashing.sha256()
-            .hashString("root-1:1", java.nio.charset.StandardCharsets.UTF_8).toString());
+        .isEqualTo(Sha256.hex("root-1:1"));
   }
 
   @Test
