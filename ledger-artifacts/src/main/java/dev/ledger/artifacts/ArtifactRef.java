@@ -15,6 +15,10 @@ public record ArtifactRef(String name, String mediaType, ContentId blob, String 
   /**
    * Validates the reference.
    *
+   * @param name what the artifact is to the attempt; not blank
+   * @param mediaType its media type, or null if unknown
+   * @param blob the blob holding its bytes, or null if it lives elsewhere
+   * @param uri where it lives outside the store, or null
    * @throws IllegalArgumentException if {@code name} is blank or neither {@code blob} nor
    *     {@code uri} is given
    */
@@ -25,12 +29,30 @@ public record ArtifactRef(String name, String mediaType, ContentId blob, String 
         "artifact %s needs a blob or a uri", name);
   }
 
-  /** A reference to a blob of this store. */
+  /**
+   * A reference to a blob of this store.
+   *
+   * @param name what the artifact is to the attempt; not blank
+   * @param mediaType its media type, or null if unknown
+   * @param blob the blob holding its bytes
+   * @return the reference
+   * @throws NullPointerException if {@code blob} is null
+   * @throws IllegalArgumentException if {@code name} is blank
+   */
   public static ArtifactRef ofBlob(String name, String mediaType, ContentId blob) {
     return new ArtifactRef(name, mediaType, Preconditions.checkNotNull(blob, "blob"), null);
   }
 
-  /** A reference to an artifact kept outside the store. */
+  /**
+   * A reference to an artifact kept outside the store.
+   *
+   * @param name what the artifact is to the attempt; not blank
+   * @param mediaType its media type, or null if unknown
+   * @param uri where it lives
+   * @return the reference
+   * @throws NullPointerException if {@code uri} is null
+   * @throws IllegalArgumentException if {@code name} is blank
+   */
   public static ArtifactRef ofUri(String name, String mediaType, String uri) {
     return new ArtifactRef(name, mediaType, null, Preconditions.checkNotNull(uri, "uri"));
   }

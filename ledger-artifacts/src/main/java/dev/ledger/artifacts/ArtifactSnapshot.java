@@ -27,7 +27,16 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
    * Validates that the fields agree: valid ids, the snapshot id derived from the attempt id,
    * the digest computed from the content.
    *
-   * @throws IllegalArgumentException if they do not
+   * @param rootId the orchestration root
+   * @param snapshotId the id derived from the attempt id
+   * @param attemptId the attempt
+   * @param content the normalized content
+   * @param sha256 the digest of the content's canonical JSON
+   * @param frozenAt when the winning freeze happened
+   * @throws IllegalArgumentException if they do not agree
+   * @throws NullPointerException if {@code content} or {@code frozenAt} is null
+   * @throws InvalidIdentifierException if {@code rootId} or {@code attemptId} is not a valid
+   *     identifier
    */
   public ArtifactSnapshot {
     Identifiers.check("root id", rootId);
@@ -40,7 +49,18 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
         "sha256 %s is not the digest of the content (%s)", sha256, content.sha256());
   }
 
-  /** Creates the snapshot of {@code attemptId} with {@code content}, deriving id and digest. */
+  /**
+   * Creates the snapshot of an attempt, deriving its id and digest.
+   *
+   * @param rootId the orchestration root
+   * @param attemptId the attempt
+   * @param content the normalized content
+   * @param frozenAt when it is frozen
+   * @return the snapshot
+   * @throws NullPointerException if {@code content} or {@code frozenAt} is null
+   * @throws InvalidIdentifierException if {@code rootId} or {@code attemptId} is not a valid
+   *     identifier
+   */
   public static ArtifactSnapshot of(String rootId, String attemptId, SnapshotContent content,
       Instant frozenAt) {
     return new ArtifactSnapshot(rootId, idFor(attemptId), attemptId, content, content.sha256(),
@@ -52,6 +72,8 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
    * of the attempt id's UTF-8 bytes. It names the snapshot's file, so any valid attempt id
    * gives a safe, fixed-length file name.
    *
+   * @param attemptId the attempt
+   * @return {@code attempt-<64 hex>}
    * @throws InvalidIdentifierException if {@code attemptId} is not a valid identifier
    */
   public static String idFor(String attemptId) {
@@ -62,6 +84,8 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
   /**
    * Returns {@code snapshotId} if it has the form of a snapshot id.
    *
+   * @param snapshotId the value to check
+   * @return {@code snapshotId}
    * @throws InvalidIdentifierException otherwise (such a value is never used as a path)
    */
   public static String checkId(String snapshotId) {
@@ -73,17 +97,29 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
     return snapshotId;
   }
 
-  /** The trimmed summary. */
+  /**
+   * The summary of the content.
+   *
+   * @return the trimmed summary
+   */
   public String summary() {
     return content.summary();
   }
 
-  /** The artifact references, in order. */
+  /**
+   * The artifact references of the content.
+   *
+   * @return the references, in order
+   */
   public List<ArtifactRef> artifactRefs() {
     return content.artifactRefs();
   }
 
-  /** The evidence references, in order. */
+  /**
+   * The evidence references of the content.
+   *
+   * @return the references, in order
+   */
   public List<EvidenceRef> evidenceRefs() {
     return content.evidenceRefs();
   }

@@ -12,7 +12,15 @@ import java.nio.file.Path;
  * @param detail what is wrong
  */
 public record BlobDamage(Path path, ContentId expected, String actualSha256, String detail) {
-  /** Validates the required fields. */
+  /**
+   * Validates the required fields.
+   *
+   * @param path the file
+   * @param expected the id its name claims, or null
+   * @param actualSha256 the hex SHA-256 of its bytes, or null
+   * @param detail what is wrong
+   * @throws NullPointerException if {@code path} or {@code detail} is null
+   */
   public BlobDamage {
     Preconditions.checkNotNull(path, "path");
     Preconditions.checkNotNull(detail, "detail");

@@ -8,22 +8,36 @@ import java.nio.file.Path;
  */
 public class BlobNotFoundException extends ArtifactNotFoundException {
   private static final long serialVersionUID = 1L;
+  /** The missing blob. */
   private final ContentId id;
   private final transient Path path;
 
-  /** Creates the exception for blob {@code id}, expected at {@code path} (may be null). */
+  /**
+   * Creates the exception for a blob that does not exist.
+   *
+   * @param id the missing blob
+   * @param path where it was expected, or null for an in-memory store
+   */
   public BlobNotFoundException(ContentId id, Path path) {
     super("Blob " + id + " not found" + (path == null ? "" : " at " + path));
     this.id = id;
     this.path = path;
   }
 
-  /** The missing blob. */
+  /**
+   * The missing blob.
+   *
+   * @return its content id
+   */
   public ContentId id() {
     return id;
   }
 
-  /** Where it was expected, or null for an in-memory store. */
+  /**
+   * Where the blob was expected.
+   *
+   * @return the path, or null for an in-memory store
+   */
   public Path path() {
     return path;
   }

@@ -11,12 +11,23 @@ import java.util.List;
  * @param damaged each corrupt or misnamed entry, with its path
  */
 public record BlobVerification(long checked, long bytes, List<BlobDamage> damaged) {
-  /** Copies the list. */
+  /**
+   * Validates and copies the list.
+   *
+   * @param checked number of entries examined
+   * @param bytes total bytes hashed
+   * @param damaged each damaged entry
+   * @throws NullPointerException if {@code damaged} or one of its elements is null
+   */
   public BlobVerification {
     damaged = List.copyOf(Preconditions.checkNotNull(damaged, "damaged"));
   }
 
-  /** Whether no damage was found. */
+  /**
+   * Whether no damage was found.
+   *
+   * @return true if {@link #damaged()} is empty
+   */
   public boolean sound() {
     return damaged.isEmpty();
   }

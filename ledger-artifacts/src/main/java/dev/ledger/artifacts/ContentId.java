@@ -18,6 +18,7 @@ public record ContentId(String hex) implements Comparable<ContentId> {
   /**
    * Validates the digest.
    *
+   * @param hex the digest as 64 lower-case hexadecimal digits
    * @throws IllegalArgumentException unless {@code hex} is 64 lower-case hex digits
    */
   public ContentId {
@@ -28,6 +29,8 @@ public record ContentId(String hex) implements Comparable<ContentId> {
   /**
    * Parses the written form {@code sha256:<hex>}.
    *
+   * @param text the written form
+   * @return the content id
    * @throws IllegalArgumentException if {@code text} is not that form
    */
   public static ContentId parse(String text) {
@@ -36,7 +39,12 @@ public record ContentId(String hex) implements Comparable<ContentId> {
     return new ContentId(text.substring(PREFIX.length()));
   }
 
-  /** Whether {@code value} is exactly 64 lower-case hexadecimal digits. */
+  /**
+   * Whether a string is a bare digest.
+   *
+   * @param value the string, or null
+   * @return true if it is exactly 64 lower-case hexadecimal digits
+   */
   public static boolean isHex64(String value) {
     if (value == null || value.length() != 64) {
       return false;
@@ -50,13 +58,22 @@ public record ContentId(String hex) implements Comparable<ContentId> {
     return true;
   }
 
-  /** The written form, {@code sha256:<hex>}. */
+  /**
+   * The written form.
+   *
+   * @return {@code sha256:<hex>}
+   */
   @Override
   public String toString() {
     return PREFIX + hex;
   }
 
-  /** Orders by digest. */
+  /**
+   * Orders by digest.
+   *
+   * @param other the id to compare with
+   * @return the order of the hex digests
+   */
   @Override
   public int compareTo(ContentId other) {
     return hex.compareTo(other.hex);

@@ -12,18 +12,33 @@ public class CorruptArtifactException extends LedgerException {
   private static final long serialVersionUID = 1L;
   private final transient Path path;
 
-  /** Creates the exception for {@code path}. */
+  /**
+   * Creates the exception for a damaged file.
+   *
+   * @param path the damaged file
+   * @param detail what is wrong with it
+   */
   public CorruptArtifactException(Path path, String detail) {
     this(path, detail, null);
   }
 
-  /** Creates the exception with the failure that revealed the damage. */
+  /**
+   * Creates the exception with the failure that revealed the damage.
+   *
+   * @param path the damaged file
+   * @param detail what is wrong with it
+   * @param cause the failure that revealed it, or null
+   */
   public CorruptArtifactException(Path path, String detail, Throwable cause) {
     super("Corrupt artifact file " + path + ": " + detail, cause);
     this.path = path;
   }
 
-  /** The damaged file. */
+  /**
+   * The damaged file.
+   *
+   * @return its path (for an in-memory store, a descriptive pseudo path)
+   */
   public Path path() {
     return path;
   }

@@ -15,6 +15,10 @@ public record EvidenceRef(String kind, String description, ContentId blob, Strin
   /**
    * Validates the reference.
    *
+   * @param kind what sort of evidence it is; not blank
+   * @param description a short human description, or null
+   * @param blob the blob holding it, or null if it lives elsewhere
+   * @param uri where it lives outside the store, or null
    * @throws IllegalArgumentException if {@code kind} is blank or neither {@code blob} nor
    *     {@code uri} is given
    */
@@ -25,12 +29,30 @@ public record EvidenceRef(String kind, String description, ContentId blob, Strin
         "evidence %s needs a blob or a uri", kind);
   }
 
-  /** Evidence held in a blob of this store. */
+  /**
+   * Evidence held in a blob of this store.
+   *
+   * @param kind what sort of evidence it is; not blank
+   * @param description a short human description, or null
+   * @param blob the blob holding it
+   * @return the reference
+   * @throws NullPointerException if {@code blob} is null
+   * @throws IllegalArgumentException if {@code kind} is blank
+   */
   public static EvidenceRef ofBlob(String kind, String description, ContentId blob) {
     return new EvidenceRef(kind, description, Preconditions.checkNotNull(blob, "blob"), null);
   }
 
-  /** Evidence kept outside the store. */
+  /**
+   * Evidence kept outside the store.
+   *
+   * @param kind what sort of evidence it is; not blank
+   * @param description a short human description, or null
+   * @param uri where it lives
+   * @return the reference
+   * @throws NullPointerException if {@code uri} is null
+   * @throws IllegalArgumentException if {@code kind} is blank
+   */
   public static EvidenceRef ofUri(String kind, String description, String uri) {
     return new EvidenceRef(kind, description, null, Preconditions.checkNotNull(uri, "uri"));
   }

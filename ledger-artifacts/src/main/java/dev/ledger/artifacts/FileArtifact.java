@@ -12,7 +12,15 @@ import java.nio.file.Path;
  * @param file the file to read; it is read once, streaming, and not kept
  */
 public record FileArtifact(String name, String mediaType, Path file) {
-  /** Validates the fields. */
+  /**
+   * Validates the fields.
+   *
+   * @param name the artifact's name; not blank
+   * @param mediaType its media type, or null
+   * @param file the file to read
+   * @throws IllegalArgumentException if {@code name} is blank
+   * @throws NullPointerException if {@code file} is null
+   */
   public FileArtifact {
     Preconditions.checkArgument(name != null && !name.isBlank(),
         "artifact name must not be blank: %s", name);

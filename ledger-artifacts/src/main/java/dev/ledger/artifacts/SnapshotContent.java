@@ -34,7 +34,14 @@ import java.util.Set;
  */
 public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
     List<EvidenceRef> evidenceRefs) {
-  /** Validates, trims the summary and copies the lists. */
+  /**
+   * Validates, trims the summary and copies the lists.
+   *
+   * @param summary the summary; stripped of leading and trailing white space
+   * @param artifactRefs artifact references, in submission order
+   * @param evidenceRefs evidence references, in submission order
+   * @throws NullPointerException if an argument or a list element is null
+   */
   public SnapshotContent {
     summary = Preconditions.checkNotNull(summary, "summary").strip();
     artifactRefs = List.copyOf(Preconditions.checkNotNull(artifactRefs, "artifactRefs"));
@@ -45,6 +52,10 @@ public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
    * Normalizes a submission: stores its files in {@code blobs} (streaming, in order) and
    * appends a blob reference for each after the explicit artifact references.
    *
+   * @param submission what the attempt handed in
+   * @param blobs where its files are stored
+   * @return the normalized content
+   * @throws NullPointerException if {@code submission} is null
    * @throws dev.ledger.core.LedgerIOException if a file cannot be read or stored
    */
   public static SnapshotContent normalize(AttemptSubmission submission, BlobStore blobs) {
@@ -56,7 +67,11 @@ public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
     return new SnapshotContent(submission.summary(), refs, submission.evidenceRefs());
   }
 
-  /** Every blob the content references, each once, in order of first reference. */
+  /**
+   * Every blob the content references.
+   *
+   * @return the blobs, each once, in order of first reference (artifacts, then evidence)
+   */
   public Set<ContentId> blobs() {
     Set<ContentId> out = new LinkedHashSet<>();
     for (ArtifactRef ref : artifactRefs) {
@@ -72,7 +87,11 @@ public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
     return out;
   }
 
-  /** The content as a JSON tree (see the class comment). */
+  /**
+   * The content as a JSON tree (see the class comment).
+   *
+   * @return a new tree; changing it changes nothing here
+   */
   public ObjectNode toJson() {
     JsonNodeFactory f = JsonNodeFactory.instance;
     ObjectNode node = f.objectNode();
@@ -96,12 +115,20 @@ public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
     return node;
   }
 
-  /** The canonical JSON bytes (UTF-8, sorted keys, compact). */
+  /**
+   * The canonical JSON of the content.
+   *
+   * @return UTF-8 bytes, keys sorted, compact
+   */
   public byte[] canonicalJson() {
     return LedgerJson.canonical(toJson());
   }
 
-  /** Lower-case hex SHA-256 of {@link #canonicalJson()}. */
+  /**
+   * The digest that names the content.
+   *
+   * @return lower-case hex SHA-256 of {@link #canonicalJson()}
+   */
   public String sha256() {
     return LedgerJson.sha256Hex(canonicalJson());
   }
@@ -110,6 +137,8 @@ public record SnapshotContent(String summary, List<ArtifactRef> artifactRefs,
    * Reads content written by {@link #toJson()}. Strict: unknown or missing fields, wrong
    * types and invalid references are refused.
    *
+   * @param node the tree, as {@link #toJson()} writes it
+   * @return the content
    * @throws IllegalArgumentException describing the first problem found
    */
   public static SnapshotContent fromJson(JsonNode node) {

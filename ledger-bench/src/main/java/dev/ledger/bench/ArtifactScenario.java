@@ -1,10 +1,10 @@
 package dev.ledger.bench;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.Durability;
-import dev.ledger.core.LedgerOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -75,7 +75,7 @@ final class ArtifactScenario {
     Stats manyStats = report.stats(NAME, String.format(
         "getForAttempt, %,d snapshots in the root", many), "µs");
     Stats freeze = report.stats(NAME, "freeze while filling the roots (no force)", "µs");
-    LedgerOptions fast = LedgerOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC);
+    ArtifactOptions fast = ArtifactOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC);
     try (FileArtifactStore store = FileArtifactStore.open(dir.resolve("snapshots"), fast)) {
       long t0 = System.nanoTime();
       fill(store, "few", few);

@@ -4,8 +4,24 @@ package dev.ledger.core;
 public class ReadOnlyStoreException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception naming the store and the ledger written to. */
+  /**
+   * Creates the exception naming the store and the ledger written to.
+   *
+   * @param store the store, as its {@code toString} describes it
+   * @param rootId the ledger the refused commit was for
+   */
   public ReadOnlyStoreException(String store, String rootId) {
     super("Store " + store + " is open read-only; refused a commit to ledger '" + rootId + "'");
+  }
+
+  /**
+   * Creates the exception with a message naming the store and the refused write, for stores
+   * whose writes are not commits to a ledger (the artifact store's puts, freezes and
+   * cleanups).
+   *
+   * @param message what was refused, and by which store
+   */
+  protected ReadOnlyStoreException(String message) {
+    super(message);
   }
 }

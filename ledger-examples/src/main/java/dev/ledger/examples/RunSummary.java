@@ -3,6 +3,7 @@ package dev.ledger.examples;
 import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.Versioned;
 import java.util.HashSet;
@@ -33,9 +34,10 @@ public record RunSummary(int tasks, long succeeded, long failed, long skipped, l
     PlanState s = plan.state();
     long snapshots = 0;
     Set<String> blobs = new HashSet<>();
-    String after = null;
+    SnapshotPage page;
+    SnapshotCursor cursor = SnapshotCursor.START;
     do {
-      SnapshotPage page = artifacts.list(s.planId(), after, 100);
+      page = artifacts.list(s.planId(), cursor, 100);
       for (ArtifactSnapshot snapshot : page.snapshots()) {
         snapshots++;
         for (ArtifactRef ref : snapshot.artifactRefs()) {
@@ -44,8 +46,8 @@ public record RunSummary(int tasks, long succeeded, long failed, long skipped, l
           }
         }
       }
-      after = page.nextAfter().orElse(null);
-    } while (after != null);
+      cursor = page.nextCursor();
+    } while (page.hasMore());
     return new RunSummary(s.tasks().size(),
         s.countTasks(t -> t.status() == TaskStatus.SUCCEEDED),
         s.countTasks(t -> t.status() == TaskStatus.FAILED),

@@ -2,6 +2,7 @@ package dev.ledger.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
@@ -37,7 +38,8 @@ class GoldenFilesTest {
     LedgerOptions options = LedgerOptions.defaults().withClock(DeterministicScenario.CLOCK);
     Path store = dir.resolve("store");
     DeterministicScenario.run(() -> new DeterministicScenario.Stores(
-        FileLedgerStore.open(store, options), FileArtifactStore.open(store, options), true));
+        FileLedgerStore.open(store, options), FileArtifactStore.open(store,
+            ArtifactOptions.defaults().withClock(DeterministicScenario.CLOCK)), true));
     ByteArrayOutputStream jsonl = new ByteArrayOutputStream();
     JournalReplay.replay(store, jsonl);
 

@@ -2,6 +2,7 @@ package dev.ledger.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
@@ -24,8 +25,8 @@ class JournalReplayTest {
     LedgerOptions options = LedgerOptions.defaults().withClock(DeterministicScenario.CLOCK);
     Path original = dir.resolve("original");
     DeterministicScenario.run(() -> new DeterministicScenario.Stores(
-        FileLedgerStore.open(original, options), FileArtifactStore.open(original, options),
-        true));
+        FileLedgerStore.open(original, options), FileArtifactStore.open(original,
+            ArtifactOptions.defaults().withClock(DeterministicScenario.CLOCK)), true));
     Path copy = dir.resolve("copy");
     copyTree(original, copy);
     Map<String, byte[]> before = files(copy);

@@ -2,6 +2,7 @@ package dev.ledger.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.memory.InMemoryArtifactStore;
 import dev.ledger.core.Cursor;
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.Test;
 class OrchestratorTest {
   private final InMemoryLedgerStore ledgers = InMemoryLedgerStore.create(
       LedgerOptions.defaults().withClock(DeterministicScenario.CLOCK));
-  private final InMemoryArtifactStore artifacts =
-      new InMemoryArtifactStore(DeterministicScenario.CLOCK);
+  private final InMemoryArtifactStore artifacts = InMemoryArtifactStore.create(
+      ArtifactOptions.defaults().withClock(DeterministicScenario.CLOCK));
 
   private DeterministicScenario.Result runScenario() {
     // In memory there is no "fresh instance over the same data": each session reuses the stores.
@@ -138,7 +139,8 @@ class OrchestratorTest {
     InMemoryLedgerStore otherLedgers = InMemoryLedgerStore.create(
         LedgerOptions.defaults().withClock(DeterministicScenario.CLOCK));
     DeterministicScenario.run(() -> new DeterministicScenario.Stores(otherLedgers,
-        new InMemoryArtifactStore(DeterministicScenario.CLOCK), false));
+        InMemoryArtifactStore.create(
+            ArtifactOptions.defaults().withClock(DeterministicScenario.CLOCK)), false));
 
     assertThat(journal(otherLedgers)).isEqualTo(journal(ledgers)).isNotEmpty();
   }

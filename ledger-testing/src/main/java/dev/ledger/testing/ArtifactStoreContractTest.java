@@ -3,26 +3,25 @@ package dev.ledger.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.ledger.core.LedgerIOException;
-import dev.ledger.artifacts.BlobCollection;
+import dev.ledger.artifacts.ArtifactConflictException;
+import dev.ledger.artifacts.ArtifactNotFoundException;
+import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
+import dev.ledger.artifacts.ArtifactStore;
+import dev.ledger.artifacts.AttemptSubmission;
+import dev.ledger.artifacts.BlobCollection;
+import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.BlobStore;
+import dev.ledger.artifacts.BlobVerification;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
+import dev.ledger.artifacts.EvidenceRef;
 import dev.ledger.artifacts.FileArtifact;
 import dev.ledger.artifacts.OrphanCleanup;
-import dev.ledger.artifacts.BlobVerification;
-import dev.ledger.artifacts.BlobStore;
-import dev.ledger.artifacts.BlobNotFoundException;
-import dev.ledger.artifacts.ArtifactConflictException;
-import dev.ledger.artifacts.AttemptSubmission;
-import dev.ledger.artifacts.ArtifactNotFoundException;
-import dev.ledger.artifacts.EvidenceRef;
 import dev.ledger.artifacts.SnapshotContent;
-import dev.ledger.artifacts.ArtifactStore;
-import dev.ledger.artifacts.ArtifactRef;
-import dev.ledger.artifacts.SnapshotPage;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.StoreClosedException;
-import dev.ledger.testing.base.MutableClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,70 +29,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The behaviour every {@link ArtifactStore} must share. A backend runs it by extending this
- * class and implementing {@link #openStore}; it ships in this module's test-jar so other
- * backends can run it too.
+ * class and implementing {@link #openStore} and {@link #openReadOnly}. The read-only and
+ * listing parts are in {@link ArtifactStoreReadingContract}, which this class extends.
  */
-public abstract class ArtifactStoreContractTest {
+public abstract class ArtifactStoreContractTest extends ArtifactStoreReadingContract {
   /** For subclasses, one per store implementation. */
   protected ArtifactStoreContractTest() {}
-
-  /** Where the contract clock starts. */
-  protected static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
-
-  /** The clock the store under test must use for frozenAt and blob ages. */
-  protected final MutableClock clock = new MutableClock(NOW);
-  /** The store under test, fresh for each test. */
-  protected ArtifactStore store;
-
-  /** A scratch directory for input files (and for stores that need one). */
-  @TempDir
-  protected Path temp;
-
-  /** Opens a fresh, empty store on {@code clock}. */
-  protected abstract ArtifactStore openStore(MutableClock clock);
-
-  @BeforeEach
-  void openFresh() {
-    store = openStore(clock);
-  }
-
-  @AfterEach
-  void closeStore() {
-    store.close();
-  }
-
-  /** The UTF-8 bytes of {@code text}. */
-  protected static byte[] utf8(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Reads {@code in} to its end and closes it. */
-  protected static byte[] readAll(InputStream in) throws IOException {
-    try (in) {
-      return in.readAllBytes();
-    }
-  }
-
-  /** A submission with {@code summary} referencing {@code blobs} as artifacts, in order. */
-  protected static AttemptSubmission submission(String summary, ContentId... blobs) {
-    List<ArtifactRef> refs = new ArrayList<>();
-    for (int i = 0; i < blobs.length; i++) {
-      refs.add(ArtifactRef.ofBlob("file-" + i, "text/plain", blobs[i]));
-    }
-    return AttemptSubmission.of(summary, refs, List.of());
-  }
 
   // ------------------------------------------------------------------ blobs
 
@@ -285,7 +233,7 @@ public abstract class ArtifactStoreContractTest {
         .isInstanceOfSatisfying(BlobNotFoundException.class,
             e -> assertThat(e.id()).isEqualTo(missing));
     assertThat(store.getForAttempt("root-1", "a-1")).isEmpty();
-    assertThat(store.list("root-1", null, 10).snapshots()).isEmpty();
+    assertThat(store.list("root-1", SnapshotCursor.START, 10).snapshots()).isEmpty();
   }
 
   @Test
@@ -297,14 +245,14 @@ public abstract class ArtifactStoreContractTest {
           .isInstanceOf(InvalidIdentifierException.class);
       assertThatThrownBy(() -> store.getForAttempt("root-1", bad))
           .isInstanceOf(InvalidIdentifierException.class);
-      assertThatThrownBy(() -> store.list(bad, null, 1))
+      assertThatThrownBy(() -> store.list(bad, SnapshotCursor.START, 1))
           .isInstanceOf(InvalidIdentifierException.class);
     }
     for (String bad : new String[] {"attempt-../../x", "x.json", "attempt-" + "A".repeat(64)}) {
       assertThatThrownBy(() -> store.get("root-1", bad))
           .isInstanceOf(InvalidIdentifierException.class);
     }
-    assertThat(store.list("root-1", null, 10).snapshots()).isEmpty();
+    assertThat(store.list("root-1", SnapshotCursor.START, 10).snapshots()).isEmpty();
   }
 
   @Test
@@ -331,32 +279,6 @@ public abstract class ArtifactStoreContractTest {
         .isInstanceOf(ArtifactNotFoundException.class).hasMessageContaining(absent);
   }
 
-  @Test
-  void listPagesInSnapshotIdOrder() {
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
-      ids.add(store.freeze("root-1", "a-" + i, submission("s" + i)).snapshotId());
-    }
-    store.freeze("root-2", "a-x", submission("elsewhere"));
-    ids.sort(null);
-    List<String> seen = new ArrayList<>();
-    String after = null;
-    int pages = 0;
-    do {
-      SnapshotPage page = store.list("root-1", after, 3);
-      page.snapshots().forEach(s -> seen.add(s.snapshotId()));
-      after = page.nextAfter().orElse(null);
-      pages++;
-    } while (after != null);
-    assertThat(seen).containsExactlyElementsOf(ids);
-    assertThat(pages).isEqualTo(3);
-    SnapshotPage exact = store.list("root-1", null, 7);
-    assertThat(exact.snapshots()).hasSize(7);
-    assertThat(exact.hasMore()).isFalse();
-    assertThat(store.list("root-9", null, 5)).isEqualTo(new SnapshotPage(List.of(),
-        Optional.empty()));
-  }
-
   // ------------------------------------------------------------------ orphans
 
   @Test
@@ -371,12 +293,15 @@ public abstract class ArtifactStoreContractTest {
   void dryRunCleanupListsWithoutDeleting() {
     store.freeze("root-1", "keep", submission("k"));
     ArtifactSnapshot orphan = store.freeze("root-1", "gone", submission("g"));
-    OrphanCleanup dry = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO, true);
-    assertThat(dry.dryRun()).isTrue();
+    OrphanCleanup dry = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO,
+        CleanupMode.DRY_RUN);
+    assertThat(dry.mode()).isEqualTo(CleanupMode.DRY_RUN);
     assertThat(dry.removed()).containsExactly(orphan.snapshotId());
     assertThat(store.getForAttempt("root-1", "gone")).contains(orphan);
 
-    OrphanCleanup real = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO, false);
+    OrphanCleanup real = store.cleanupOrphans("root-1", Set.of("keep"), Duration.ZERO,
+        CleanupMode.DELETE);
+    assertThat(real.mode()).isEqualTo(CleanupMode.DELETE);
     assertThat(real.removed()).containsExactly(orphan.snapshotId());
     assertThat(store.getForAttempt("root-1", "gone")).isEmpty();
     assertThat(store.getForAttempt("root-1", "keep")).isPresent();
@@ -388,11 +313,34 @@ public abstract class ArtifactStoreContractTest {
     clock.advance(Duration.ofMinutes(30));
     ArtifactSnapshot young = store.freeze("root-1", "young", submission("y"));
     clock.advance(Duration.ofMinutes(30));
-    OrphanCleanup cleanup = store.cleanupOrphans("root-1", Set.of(), Duration.ofHours(1), false);
+    OrphanCleanup cleanup = store.cleanupOrphans("root-1", Set.of(), Duration.ofHours(1),
+        CleanupMode.DELETE);
     assertThat(cleanup.removed()).containsExactly(old.snapshotId());
     assertThat(cleanup.tooYoung()).containsExactly(young.snapshotId());
     assertThat(store.getForAttempt("root-1", "young")).contains(young);
     assertThat(store.getForAttempt("root-1", "old")).isEmpty();
+  }
+
+  @Test
+  void cleanupArgumentsAreCheckedBeforeAnythingIsRemoved() {
+    store.freeze("root-1", "gone", submission("g"));
+    assertThatThrownBy(() -> store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, null))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.cleanupOrphans("root-1", Set.of(), Duration.ofSeconds(-1),
+        CleanupMode.DELETE)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT-1S");
+    assertThatThrownBy(() -> store.cleanupOrphans("root-1", null, Duration.ZERO,
+        CleanupMode.DELETE)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.cleanupOrphans("../x", Set.of(), Duration.ZERO,
+        CleanupMode.DELETE)).isInstanceOf(InvalidIdentifierException.class);
+    assertThat(store.getForAttempt("root-1", "gone")).isPresent();
+    ContentId blob = store.blobs().put(utf8("unreferenced"));
+    clock.advance(Duration.ofDays(1));
+    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, null))
+        .isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.collectGarbage(Duration.ofSeconds(-1), CleanupMode.DELETE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PT-1S");
+    assertThat(store.blobs().exists(blob)).isTrue();
   }
 
   // ------------------------------------------------------------------ garbage collection
@@ -406,15 +354,17 @@ public abstract class ArtifactStoreContractTest {
     ContentId fresh = store.blobs().put(utf8("fresh and unreferenced"));
     clock.advance(Duration.ofMinutes(30));
 
-    BlobCollection dry = store.collectGarbage(Duration.ofHours(1), true);
+    BlobCollection dry = store.collectGarbage(Duration.ofHours(1), CleanupMode.DRY_RUN);
     assertThat(dry.removed()).containsExactly(old);
     assertThat(dry.bytesRemoved()).isEqualTo(utf8("old and unreferenced").length);
     assertThat(dry.referenced()).isEqualTo(1);
     assertThat(dry.withinGrace()).isEqualTo(1);
+    assertThat(dry.mode()).isEqualTo(CleanupMode.DRY_RUN);
     assertThat(store.blobs().exists(old)).isTrue();
 
-    BlobCollection real = store.collectGarbage(Duration.ofHours(1), false);
+    BlobCollection real = store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE);
     assertThat(real.removed()).containsExactly(old);
+    assertThat(real.mode()).isEqualTo(CleanupMode.DELETE);
     assertThat(store.blobs().exists(old)).isFalse();
     assertThat(store.blobs().exists(referenced)).isTrue();
     assertThat(store.blobs().exists(fresh)).isTrue();
@@ -425,9 +375,10 @@ public abstract class ArtifactStoreContractTest {
     ContentId id = store.blobs().put(utf8("again"));
     clock.advance(Duration.ofHours(2));
     store.blobs().put(utf8("again"));
-    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).isEmpty();
+    assertThat(store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE).removed()).isEmpty();
     clock.advance(Duration.ofHours(2));
-    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).containsExactly(id);
+    assertThat(store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE).removed())
+        .containsExactly(id);
   }
 
   @Test
@@ -435,9 +386,10 @@ public abstract class ArtifactStoreContractTest {
     ContentId blob = store.blobs().put(utf8("orphaned"));
     store.freeze("root-1", "gone", submission("g", blob));
     clock.advance(Duration.ofDays(1));
-    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).isEmpty();
-    store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, false);
-    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).containsExactly(blob);
+    assertThat(store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE).removed()).isEmpty();
+    store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, CleanupMode.DELETE);
+    assertThat(store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE).removed())
+        .containsExactly(blob);
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -454,7 +406,13 @@ public abstract class ArtifactStoreContractTest {
         .isInstanceOf(StoreClosedException.class);
     assertThatThrownBy(() -> blobs.put(utf8("y"))).isInstanceOf(StoreClosedException.class);
     assertThatThrownBy(() -> blobs.open(id)).isInstanceOf(StoreClosedException.class);
-    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, true))
+    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, CleanupMode.DRY_RUN))
         .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.cleanupOrphans("root-1", Set.of(), Duration.ZERO,
+        CleanupMode.DRY_RUN)).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.list("root-1", SnapshotCursor.START, 1))
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(store::rootIds).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(store::blobs).isInstanceOf(StoreClosedException.class);
   }
 }

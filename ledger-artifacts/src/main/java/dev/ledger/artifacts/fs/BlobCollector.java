@@ -3,6 +3,7 @@ package dev.ledger.artifacts.fs;
 import com.google.common.base.Preconditions;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.BlobCollection;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.internal.io.FileLocks;
@@ -48,13 +49,15 @@ final class BlobCollector {
     this.afterMark = afterMark;
   }
 
-  BlobCollection collect(Duration grace, boolean dryRun) {
+  BlobCollection collect(Duration grace, CleanupMode mode) {
     Preconditions.checkArgument(grace != null && !grace.isNegative(),
         "grace must be zero or positive: %s", grace);
+    Preconditions.checkNotNull(mode, "mode");
+    store.checkWritable("garbage collection (" + mode + ")");
     try (FileLocks.Held lock = store.lock()) {
       Set<ContentId> referenced = mark();
       afterMark.run();
-      return sweep(referenced, grace, dryRun);
+      return sweep(referenced, grace, mode);
     } catch (IOException e) {
       throw new LedgerIOException("collecting garbage in", layout.root(), e);
     }
@@ -77,8 +80,9 @@ final class BlobCollector {
     return referenced;
   }
 
-  private BlobCollection sweep(Set<ContentId> referenced, Duration grace, boolean dryRun)
+  private BlobCollection sweep(Set<ContentId> referenced, Duration grace, CleanupMode mode)
       throws IOException {
+    boolean dryRun = mode == CleanupMode.DRY_RUN;
     Instant cutoff = store.clock().instant().minus(grace);
     List<ContentId> removed = new ArrayList<>();
     long bytes = 0;
@@ -120,7 +124,7 @@ final class BlobCollector {
     LOG.info("{} {} unreferenced blobs ({} bytes) in {}; {} referenced, {} within grace {}",
         dryRun ? "Would remove" : "Removed", removed.size(), bytes, layout.blobs(),
         referenced.size(), young, grace);
-    return new BlobCollection(removed, bytes, referenced.size(), young, dryRun);
+    return new BlobCollection(removed, bytes, referenced.size(), young, mode);
   }
 
   private void removeStaleTemps(Duration grace) throws IOException {

@@ -1,34 +1,37 @@
 package dev.ledger.artifacts.fs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.CorruptArtifactException;
 import dev.ledger.artifacts.OrphanCleanup;
+import dev.ledger.artifacts.ReadOnlyArtifactStoreException;
 import dev.ledger.artifacts.SnapshotContent;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.Durability;
 import dev.ledger.core.LedgerIOException;
-import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.FileLocks;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.SafeFiles;
-import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -45,13 +48,14 @@ import java.util.UUID;
  *
  * <pre>
  * &lt;base&gt;/artifacts/
- *   format.json                       {"format" : 1, "kind" : "dev.ledger.artifacts"}
+ *   format.json                       store marker ({@code StoreMarker}); never changes
  *   .lock                             store lock (see below); never deleted
  *   tmp/&lt;uuid&gt;.tmp                    files being written, removed when published
  *   blobs/sha256/&lt;2 hex&gt;/&lt;62 hex&gt;    immutable blobs ({@link FileBlobStore})
  *   attempts/&lt;root dir&gt;/attempt-&lt;64 hex&gt;.json
  *                                     frozen snapshots ({@code SnapshotFile}); the root dir
- *                                     is the root id encoded by {@link Identifiers}
+ *                                     is the root id, each upper-case letter written
+ *                                     as '!' and its lower case ({@code Run-1}: {@code !run-1})
  * </pre>
  * Files are owner-only (published ones read-only, 0400), directories 0700, where POSIX
  * permissions exist. With a fixed clock the same calls give byte-identical files.
@@ -62,13 +66,13 @@ import java.util.UUID;
  * meanwhile, then it decides as above); every referenced blob must exist; the snapshot is
  * written to a temp file, forced, made read-only and hard-linked to its name. The link is
  * the commit point and fails if the name exists (first write wins even against a writer
- * that would bypass the lock). The directory is forced after the link. Readers take no lock: a published file is complete
- * and never changes.
+ * that would bypass the lock). The directory is forced after the link. Readers take no
+ * lock: a published file is complete and never changes.
  *
  * <p><b>The store lock and garbage collection.</b> Collection must never delete a blob that
- * a snapshot references. It holds the store lock ({@code .lock}, through
- * {@link FileLocks}: safe across threads and processes) from before it lists snapshots
- * (mark) until after it deletes (sweep). A freeze checks that its blobs exist and publishes
+ * a snapshot references. It holds the store lock ({@code .lock}, a {@code FileChannel} lock
+ * behind an in-process lock: safe across threads and processes) from before it lists
+ * snapshots (mark) until after it deletes (sweep). A freeze checks that its blobs exist and publishes
  * under the same lock, and a put publishes or renews a blob's time under it. So a freeze
  * lands either before the mark (its references are seen) or after the sweep (it finds a
  * deleted blob missing and fails with {@link BlobNotFoundException}, freezing nothing).
@@ -76,89 +80,148 @@ import java.util.UUID;
  * stamps the blob with the store clock, renewing it if it exists, and collection spares
  * blobs younger than the grace period. The lock is held only for short steps by puts and
  * freezes (no hashing or streaming under it); collection holds it for its whole run, so a
- * put or freeze may wait up to {@link LedgerOptions#lockTimeout()} for it. A plain
+ * put or freeze may wait up to {@link ArtifactOptions#lockTimeout()} for it. A plain
  * put-time stamp without the lock would not do: a put could renew a blob between the
  * collector's age check and its delete.
+ *
+ * <p><b>Read-only.</b> {@link #openReadOnly} opens an existing store without creating,
+ * locking or writing anything, for replay tools and copied directories; see there.
  *
  * <p>Thread-safe. Any number of stores, in this and other processes, may open one directory.
  */
 public final class FileArtifactStore implements ArtifactStore {
-  private static final String KIND = "dev.ledger.artifacts";
-  private static final int FORMAT = 1;
-
   private final StoreLayout layout;
-  private final LedgerOptions options;
+  private final ArtifactOptions options;
+  private final boolean readOnly;
   private final FileBlobStore blobs;
   private volatile boolean closed;
 
-  private FileArtifactStore(Path base, LedgerOptions options) {
+  private FileArtifactStore(Path base, ArtifactOptions options, boolean readOnly) {
     this.layout = new StoreLayout(base.toAbsolutePath().resolve("artifacts"));
     this.options = options;
+    this.readOnly = readOnly;
     this.blobs = new FileBlobStore(layout, this);
   }
 
-  /** Opens (creating if needed) the artifact store under {@code base} with default options. */
+  /**
+   * Opens (creating if needed) the artifact store under {@code base} with default options.
+   *
+   * @param base the store's base directory; the artifact store lives in
+   *     {@code base/artifacts}, so a ledger store may share the base
+   * @return the open store
+   * @throws UnsupportedFormatException if the store was written by a newer format
+   * @throws CorruptArtifactException if {@code format.json} is not an artifact store marker
+   * @throws LedgerIOException if {@code base} is not a directory or the directories cannot
+   *     be created
+   * @throws NullPointerException if {@code base} is null
+   */
   public static FileArtifactStore open(Path base) {
-    return open(base, LedgerOptions.defaults());
+    return open(base, ArtifactOptions.defaults());
   }
 
   /**
    * Opens (creating if needed) the artifact store under {@code base}, in
-   * {@code base/artifacts}. Uses the options' durability, lock timeout and clock.
+   * {@code base/artifacts}, with the options' durability, lock timeout and clock.
    *
+   * @param base the store's base directory; a ledger store may share it
+   * @param options the durability, lock timeout and clock to run with
+   * @return the open store
    * @throws UnsupportedFormatException if the store was written by a newer format
    * @throws CorruptArtifactException if {@code format.json} is not an artifact store marker
-   * @throws LedgerIOException if the directories cannot be created
+   * @throws LedgerIOException if {@code base} is not a directory or the directories cannot
+   *     be created
+   * @throws NullPointerException if {@code base} or {@code options} is null
    */
-  public static FileArtifactStore open(Path base, LedgerOptions options) {
+  public static FileArtifactStore open(Path base, ArtifactOptions options) {
     Preconditions.checkNotNull(base, "base");
     Preconditions.checkNotNull(options, "options");
-    FileArtifactStore store = new FileArtifactStore(base, options);
+    FileArtifactStore store = new FileArtifactStore(base, options, false);
     store.initialize();
+    return store;
+  }
+
+  /**
+   * Opens an existing artifact store for reading only, for replay tools and copied (or
+   * read-only mounted) directories. It creates, locks and writes nothing, not even on
+   * close. Reads, listings, {@link #listOrphans}, {@link #rootIds} and blob
+   * {@linkplain FileBlobStore#verify() verification} work as in a writable store; every
+   * write (blob puts, freezes, orphan cleanups and garbage collections, dry runs included)
+   * throws {@link ReadOnlyArtifactStoreException}. Writers in other processes may keep
+   * writing meanwhile: a published file is complete and never changes, so a reader never
+   * sees half of one.
+   *
+   * @param base the base directory given to {@link #open} when the store was written
+   * @return the read-only store, whose {@link #options()} are the defaults (it uses none)
+   * @throws LedgerIOException if {@code base} is not a directory or holds no artifact store
+   *     ({@code base/artifacts/format.json} does not exist)
+   * @throws UnsupportedFormatException if the store was written by a newer format
+   * @throws CorruptArtifactException if {@code format.json} is not an artifact store marker
+   * @throws NullPointerException if {@code base} is null
+   */
+  public static FileArtifactStore openReadOnly(Path base) {
+    Preconditions.checkNotNull(base, "base");
+    FileArtifactStore store = new FileArtifactStore(base, ArtifactOptions.defaults(), true);
+    Path absolute = base.toAbsolutePath();
+    Path marker = store.layout.marker();
+    try {
+      requireDirectory(absolute);
+      if (!Files.isRegularFile(marker)) {
+        throw new NoSuchFileException(marker.toString(), null,
+            "no artifact store at " + absolute + " (it has no artifacts/format.json)");
+      }
+      StoreMarker.check(marker);
+    } catch (IOException e) {
+      throw new LedgerIOException("opening artifact store read-only", absolute, e);
+    }
     return store;
   }
 
   private void initialize() {
     Path marker = layout.marker();
     try {
+      requireDirectory(layout.root().getParent());
+      requireDirectory(layout.root());
       SafeFiles.createDirectories(layout.blobs(), sync());
       SafeFiles.createDirectories(layout.attempts(), sync());
       SafeFiles.createDirectories(layout.tmp(), sync());
       if (!Files.exists(marker)) {
-        ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("format", FORMAT);
-        node.put("kind", KIND);
-        Path temp = writeTemp(LedgerJson.pretty(node), false);
+        Path temp = writeTemp(StoreMarker.encode(), false);
         SafeFiles.publishOnce(temp, marker, sync()); // a racing opener may have won: fine
       }
-      checkMarker(marker, SafeFiles.readBounded(marker, 4096));
+      StoreMarker.check(marker);
     } catch (IOException e) {
       throw new LedgerIOException("opening artifact store", layout.root(), e);
     }
   }
 
-  private static void checkMarker(Path marker, byte[] bytes) {
-    JsonNode node;
-    try {
-      node = LedgerJson.parse(bytes);
-    } catch (IOException e) {
-      throw new CorruptArtifactException(marker, "not an artifact store marker (not JSON)", e);
-    }
-    JsonNode format = node.get("format");
-    if (node.get("kind") == null || !KIND.equals(node.get("kind").asText()) || format == null
-        || !format.isIntegralNumber() || format.longValue() < 1) {
-      throw new CorruptArtifactException(marker, "not an artifact store marker: expected kind '"
-          + KIND + "' and a positive integer format");
-    }
-    if (format.longValue() > FORMAT) {
-      throw new UnsupportedFormatException(marker, "artifact store format", format.longValue(),
-          FORMAT);
+  /** Refuses a path that exists and is not a directory; a missing one is fine. */
+  private static void requireDirectory(Path dir) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new FileSystemException(dir.toString(), null, "not a directory");
     }
   }
 
-  /** The {@code artifacts} directory. */
+  /**
+   * The {@code artifacts} directory.
+   *
+   * @return its absolute path
+   */
   public Path directory() {
     return layout.root();
+  }
+
+  /**
+   * Whether this store was opened with {@link #openReadOnly}.
+   *
+   * @return true if every write is refused
+   */
+  public boolean readOnly() {
+    return readOnly;
+  }
+
+  @Override
+  public ArtifactOptions options() {
+    return options;
   }
 
   @Override
@@ -167,7 +230,15 @@ public final class FileArtifactStore implements ArtifactStore {
     return blobs;
   }
 
-  /** The file of snapshot {@code snapshotId} of {@code rootId} (which may not exist). */
+  /**
+   * The file of a snapshot, which may not exist. Touches nothing.
+   *
+   * @param rootId the root of the snapshot
+   * @param snapshotId the snapshot, {@code attempt-<64 hex>}
+   * @return the path where it is (or would be) stored
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not a valid
+   *     identifier or {@code snapshotId} not of the form {@code attempt-<64 hex>}
+   */
   public Path snapshotPath(String rootId, String snapshotId) {
     return layout.snapshot(rootId, snapshotId);
   }
@@ -178,6 +249,7 @@ public final class FileArtifactStore implements ArtifactStore {
     Identifiers.check("root id", rootId);
     String snapshotId = ArtifactSnapshot.idFor(attemptId);
     Preconditions.checkNotNull(submission, "submission");
+    checkWritable("freeze of attempt '" + attemptId + "' of root '" + rootId + "'");
     Path file = layout.snapshot(rootId, snapshotId);
     SnapshotContent content = SnapshotContent.normalize(submission, blobs);
     String digest = content.sha256();
@@ -245,13 +317,13 @@ public final class FileArtifactStore implements ArtifactStore {
   }
 
   @Override
-  public SnapshotPage list(String rootId, String after, int limit) {
+  public SnapshotPage list(String rootId, SnapshotCursor cursor, int limit) {
     checkOpen();
     Identifiers.check("root id", rootId);
-    Preconditions.checkArgument(limit >= 1, "limit must be at least 1: %s", limit);
-    if (after != null) {
-      ArtifactSnapshot.checkId(after);
-    }
+    Preconditions.checkNotNull(cursor, "cursor");
+    Preconditions.checkArgument(limit >= 1 && limit <= MAX_PAGE_SIZE,
+        "limit must be between 1 and %s, got %s", MAX_PAGE_SIZE, limit);
+    String after = cursor.lastSnapshotId(rootId).orElse(null);
     List<String> ids = snapshotIds(rootId);
     List<ArtifactSnapshot> page = new ArrayList<>();
     int i = 0;
@@ -265,9 +337,26 @@ public final class FileArtifactStore implements ArtifactStore {
         page.add(snapshot);
       }
     }
-    Optional<String> next = i < ids.size() && !page.isEmpty()
-        ? Optional.of(page.get(page.size() - 1).snapshotId()) : Optional.empty();
-    return new SnapshotPage(page, next);
+    return SnapshotPage.of(rootId, cursor, page, i < ids.size() && !page.isEmpty());
+  }
+
+  @Override
+  public List<String> rootIds() {
+    checkOpen();
+    List<String> roots = new ArrayList<>();
+    try {
+      for (Path dir : FileBlobStore.sorted(layout.attempts())) {
+        String rootId = Identifiers.fromDirectoryName("root id", dir.getFileName().toString());
+        if (rootId != null && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+            && holdsASnapshot(dir)) {
+          roots.add(rootId);
+        }
+      }
+    } catch (IOException e) {
+      throw new LedgerIOException("listing roots in", layout.attempts(), e);
+    }
+    roots.sort(null); // directory names encode upper case, so their order is not the ids'
+    return roots;
   }
 
   @Override
@@ -280,24 +369,40 @@ public final class FileArtifactStore implements ArtifactStore {
 
   @Override
   public OrphanCleanup cleanupOrphans(String rootId, Set<String> knownAttemptIds,
-      Duration minAge, boolean dryRun) {
+      Duration minAge, CleanupMode mode) {
     checkOpen();
     Identifiers.check("root id", rootId);
     Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
     Preconditions.checkArgument(minAge != null && !minAge.isNegative(),
         "minAge must be zero or positive: %s", minAge);
-    return new Orphans(this, layout, rootId).cleanup(knownAttemptIds, minAge, dryRun);
+    Preconditions.checkNotNull(mode, "mode");
+    checkWritable("orphan cleanup (" + mode + ") of root '" + rootId + "'");
+    return new Orphans(this, layout, rootId).cleanup(knownAttemptIds, minAge, mode);
   }
 
   @Override
-  public BlobCollection collectGarbage(Duration grace, boolean dryRun) {
-    return collector(() -> { }).collect(grace, dryRun);
+  public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
+    return collector(() -> { }).collect(grace, mode);
   }
 
   /** A collector that runs {@code afterMark} between mark and sweep (tests use the hook). */
   BlobCollector collector(Runnable afterMark) {
     checkOpen();
     return new BlobCollector(this, layout, afterMark);
+  }
+
+  /** Whether a root directory holds a file named as a snapshot; stops at the first. */
+  private static boolean holdsASnapshot(Path rootDirectory) throws IOException {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(rootDirectory)) {
+      for (Path entry : entries) {
+        if (StoreLayout.snapshotIdOf(entry.getFileName().toString()) != null) {
+          return true;
+        }
+      }
+    } catch (NoSuchFileException e) {
+      return false; // removed while we looked
+    }
+    return false;
   }
 
   /** The snapshot ids of a root's directory, in order; names of other files are skipped. */
@@ -345,6 +450,7 @@ public final class FileArtifactStore implements ArtifactStore {
   }
 
   FileLocks.Held lock() {
+    checkWritable("taking the store lock"); // never reached: every writer checks first
     return FileLocks.acquire(layout.lockFile(), options.lockTimeout());
   }
 
@@ -362,14 +468,29 @@ public final class FileArtifactStore implements ArtifactStore {
     }
   }
 
-  /** Closes the store; later calls throw {@link StoreClosedException}. Idempotent. */
+  /** Refuses {@code operation} if the store is read-only. */
+  void checkWritable(String operation) {
+    if (readOnly) {
+      throw new ReadOnlyArtifactStoreException(layout.root().toString(), operation);
+    }
+  }
+
+  /**
+   * Closes the store; later calls throw {@link StoreClosedException}. Idempotent. Releases
+   * nothing, since the store holds no file open between calls.
+   */
   @Override
   public void close() {
     closed = true;
   }
 
+  /**
+   * Describes the store for logs.
+   *
+   * @return {@code FileArtifactStore[<directory>]}, with {@code read-only} if it is
+   */
   @Override
   public String toString() {
-    return "FileArtifactStore[" + layout.root() + "]";
+    return "FileArtifactStore[" + (readOnly ? "read-only " : "") + layout.root() + "]";
   }
 }

@@ -67,7 +67,13 @@ public final class FileBlobStore implements BlobStore {
     this.store = store;
   }
 
-  /** Where the blob {@code id} is (or would be) stored. */
+  /**
+   * Where a blob is (or would be) stored. Touches nothing.
+   *
+   * @param id the blob
+   * @return its file
+   * @throws NullPointerException if {@code id} is null
+   */
   public Path path(ContentId id) {
     return layout.blob(Preconditions.checkNotNull(id, "id"));
   }
@@ -75,6 +81,8 @@ public final class FileBlobStore implements BlobStore {
   @Override
   public ContentId put(byte[] bytes) {
     Preconditions.checkNotNull(bytes, "bytes");
+    store.checkOpen();
+    store.checkWritable("a blob put");
     return put(new ByteArrayInputStream(bytes));
   }
 
@@ -82,6 +90,7 @@ public final class FileBlobStore implements BlobStore {
   public ContentId put(Path file) {
     Preconditions.checkNotNull(file, "file");
     store.checkOpen();
+    store.checkWritable("a blob put of " + file);
     try (InputStream in = Files.newInputStream(file)) {
       return put(in);
     } catch (IOException e) {
@@ -93,6 +102,7 @@ public final class FileBlobStore implements BlobStore {
   public ContentId put(InputStream in) {
     Preconditions.checkNotNull(in, "in");
     store.checkOpen();
+    store.checkWritable("a blob put");
     Path temp = layout.tmp().resolve(UUID.randomUUID() + ".tmp");
     ContentId id;
     try {

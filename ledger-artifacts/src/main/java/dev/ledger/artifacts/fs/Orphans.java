@@ -1,6 +1,7 @@
 package dev.ledger.artifacts.fs;
 
 import dev.ledger.artifacts.ArtifactSnapshot;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.OrphanCleanup;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.internal.io.FileLocks;
@@ -51,7 +52,8 @@ final class Orphans {
     return orphans(known).stream().map(Found::snapshot).toList();
   }
 
-  OrphanCleanup cleanup(Set<String> known, Duration minAge, boolean dryRun) {
+  OrphanCleanup cleanup(Set<String> known, Duration minAge, CleanupMode mode) {
+    boolean dryRun = mode == CleanupMode.DRY_RUN;
     // Under the store lock so that cleanups of one root do not interleave; reads first.
     try (FileLocks.Held lock = store.lock()) {
       Instant now = store.clock().instant();
@@ -80,7 +82,7 @@ final class Orphans {
       LOG.info("{} {} orphan snapshots of root '{}' ({} younger than {} kept)",
           dryRun ? "Would remove" : "Removed", remove.size(), rootId, tooYoung.size(), minAge);
       return new OrphanCleanup(remove.stream().map(f -> f.snapshot().snapshotId()).toList(),
-          tooYoung, dryRun);
+          tooYoung, mode);
     }
   }
 }

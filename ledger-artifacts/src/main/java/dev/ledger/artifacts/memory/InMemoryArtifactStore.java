@@ -3,22 +3,24 @@ package dev.ledger.artifacts.memory;
 import com.google.common.base.Preconditions;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.OrphanCleanup;
+import dev.ledger.artifacts.ReadOnlyArtifactStoreException;
 import dev.ledger.artifacts.SnapshotContent;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -26,26 +28,89 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An {@link ArtifactStore} in memory, with the same contract as the file store (it runs the
- * same contract suite): for tests. Nothing survives the instance. One monitor guards all
- * state, so every operation is atomic; files of a submission are read before it is taken.
+ * An {@link ArtifactStore} in memory, for tests that need no disk. It keeps the same contract
+ * as the file store (it runs the same contract suite), stamps snapshots and blob puts with the
+ * options' clock, and ignores their durability and lock timeout (nothing is forced, no other
+ * process shares it). Nothing survives the instance.
+ *
+ * <p>{@link #readOnlyView()} gives a read-only store over the same contents, for testing code
+ * that must only read (a replay tool, a report), as {@code FileArtifactStore.openReadOnly}
+ * does for a directory.
+ *
+ * <p>Thread-safe: one monitor guards all contents, so every operation is atomic; files of a
+ * submission and streams of a put are read before it is taken.
  */
 public final class InMemoryArtifactStore implements ArtifactStore {
-  private final Clock clock;
-  private final InMemoryBlobStore blobs = new InMemoryBlobStore(this);
-  private final Map<String, TreeMap<String, ArtifactSnapshot>> roots = new HashMap<>();
+  private static final AtomicLong NUMBER = new AtomicLong();
+
+  private final String name;
+  private final ArtifactOptions options;
+  private final MemoryContents contents;
+  private final InMemoryArtifactStore parent;
+  private final InMemoryBlobStore blobs;
   private volatile boolean closed;
 
-  /** Creates an empty store stamping snapshots and blob ages with {@code clock}. */
-  public InMemoryArtifactStore(Clock clock) {
-    this.clock = Preconditions.checkNotNull(clock, "clock");
+  private InMemoryArtifactStore(String name, ArtifactOptions options, MemoryContents contents,
+      InMemoryArtifactStore parent) {
+    this.name = name;
+    this.options = options;
+    this.contents = contents;
+    this.parent = parent;
+    this.blobs = new InMemoryBlobStore(this, contents);
   }
 
-  /** Creates an empty store on the UTC system clock. */
-  public InMemoryArtifactStore() {
-    this(Clock.systemUTC());
+  /**
+   * A new, empty store with default options (the UTC system clock).
+   *
+   * @return the store
+   */
+  public static InMemoryArtifactStore create() {
+    return create(ArtifactOptions.defaults());
+  }
+
+  /**
+   * A new, empty store; of the options only the clock matters here.
+   *
+   * @param options the options; their clock stamps snapshots and blob puts and measures ages
+   * @return the store
+   * @throws NullPointerException if {@code options} is null
+   */
+  public static InMemoryArtifactStore create(ArtifactOptions options) {
+    Preconditions.checkNotNull(options, "options");
+    return new InMemoryArtifactStore("in-memory #" + NUMBER.incrementAndGet(), options,
+        new MemoryContents(), null);
+  }
+
+  /**
+   * A read-only store over this store's contents: it sees every write made through this
+   * store, at once, and refuses every write of its own (blob puts, freezes, orphan cleanups
+   * and garbage collections, dry runs included) with {@link ReadOnlyArtifactStoreException}.
+   * Closing the view leaves this store open; closing this store closes its views.
+   *
+   * @return the view, with this store's options
+   * @throws StoreClosedException if this store is closed
+   */
+  public InMemoryArtifactStore readOnlyView() {
+    checkOpen();
+    return parent != null ? new InMemoryArtifactStore(name, options, contents, parent)
+        : new InMemoryArtifactStore(name + " (read-only view)", options, contents, this);
+  }
+
+  /**
+   * Whether this store is a {@linkplain #readOnlyView() read-only view}.
+   *
+   * @return true if every write is refused
+   */
+  public boolean readOnly() {
+    return parent != null;
+  }
+
+  @Override
+  public ArtifactOptions options() {
+    return options;
   }
 
   @Override
@@ -60,10 +125,11 @@ public final class InMemoryArtifactStore implements ArtifactStore {
     Identifiers.check("root id", rootId);
     String snapshotId = ArtifactSnapshot.idFor(attemptId);
     Preconditions.checkNotNull(submission, "submission");
+    checkWritable("freeze of attempt '" + attemptId + "' of root '" + rootId + "'");
     SnapshotContent content = SnapshotContent.normalize(submission, blobs);
-    synchronized (this) {
+    synchronized (contents) {
       checkOpen();
-      ArtifactSnapshot existing = snapshots(rootId).get(snapshotId);
+      ArtifactSnapshot existing = contents.snapshots(rootId).get(snapshotId);
       if (existing != null) {
         if (existing.sha256().equals(content.sha256())) {
           return existing;
@@ -72,128 +138,184 @@ public final class InMemoryArtifactStore implements ArtifactStore {
             content.sha256());
       }
       for (ContentId id : content.blobs()) {
-        if (!blobs.entries().containsKey(id)) {
+        if (!contents.blobs.containsKey(id)) {
           throw new BlobNotFoundException(id, null);
         }
       }
       ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content, now());
-      roots.computeIfAbsent(rootId, r -> new TreeMap<>()).put(snapshotId, snapshot);
+      contents.roots.computeIfAbsent(rootId, r -> new TreeMap<>()).put(snapshotId, snapshot);
       return snapshot;
     }
   }
 
   @Override
-  public synchronized ArtifactSnapshot get(String rootId, String snapshotId) {
+  public ArtifactSnapshot get(String rootId, String snapshotId) {
     checkOpen();
     Identifiers.check("root id", rootId);
     ArtifactSnapshot.checkId(snapshotId);
-    ArtifactSnapshot snapshot = snapshots(rootId).get(snapshotId);
-    if (snapshot == null) {
-      throw new ArtifactNotFoundException(rootId, snapshotId);
+    synchronized (contents) {
+      checkOpen();
+      ArtifactSnapshot snapshot = contents.snapshots(rootId).get(snapshotId);
+      if (snapshot == null) {
+        throw new ArtifactNotFoundException(rootId, snapshotId);
+      }
+      return snapshot;
     }
-    return snapshot;
   }
 
   @Override
-  public synchronized Optional<ArtifactSnapshot> getForAttempt(String rootId, String attemptId) {
+  public Optional<ArtifactSnapshot> getForAttempt(String rootId, String attemptId) {
     checkOpen();
     Identifiers.check("root id", rootId);
-    return Optional.ofNullable(snapshots(rootId).get(ArtifactSnapshot.idFor(attemptId)));
+    String snapshotId = ArtifactSnapshot.idFor(attemptId);
+    synchronized (contents) {
+      checkOpen();
+      return Optional.ofNullable(contents.snapshots(rootId).get(snapshotId));
+    }
   }
 
   @Override
-  public synchronized SnapshotPage list(String rootId, String after, int limit) {
+  public SnapshotPage list(String rootId, SnapshotCursor cursor, int limit) {
     checkOpen();
     Identifiers.check("root id", rootId);
-    Preconditions.checkArgument(limit >= 1, "limit must be at least 1: %s", limit);
-    TreeMap<String, ArtifactSnapshot> all = snapshots(rootId);
-    Map<String, ArtifactSnapshot> tail = after == null ? all
-        : all.tailMap(ArtifactSnapshot.checkId(after), false);
-    List<ArtifactSnapshot> page = new ArrayList<>();
-    Iterator<ArtifactSnapshot> it = tail.values().iterator();
-    while (it.hasNext() && page.size() < limit) {
-      page.add(it.next());
+    Preconditions.checkNotNull(cursor, "cursor");
+    Preconditions.checkArgument(limit >= 1 && limit <= MAX_PAGE_SIZE,
+        "limit must be between 1 and %s, got %s", MAX_PAGE_SIZE, limit);
+    String after = cursor.lastSnapshotId(rootId).orElse(null);
+    synchronized (contents) {
+      checkOpen();
+      TreeMap<String, ArtifactSnapshot> all = contents.snapshots(rootId);
+      Map<String, ArtifactSnapshot> tail = after == null ? all : all.tailMap(after, false);
+      List<ArtifactSnapshot> page = new ArrayList<>();
+      Iterator<ArtifactSnapshot> it = tail.values().iterator();
+      while (it.hasNext() && page.size() < limit) {
+        page.add(it.next());
+      }
+      return SnapshotPage.of(rootId, cursor, page, it.hasNext());
     }
-    return new SnapshotPage(page, it.hasNext()
-        ? Optional.of(page.get(page.size() - 1).snapshotId()) : Optional.empty());
   }
 
   @Override
-  public synchronized List<ArtifactSnapshot> listOrphans(String rootId,
-      Set<String> knownAttemptIds) {
+  public List<String> rootIds() {
+    checkOpen();
+    synchronized (contents) {
+      checkOpen();
+      return contents.roots.entrySet().stream().filter(e -> !e.getValue().isEmpty())
+          .map(Map.Entry::getKey).sorted().toList();
+    }
+  }
+
+  @Override
+  public List<ArtifactSnapshot> listOrphans(String rootId, Set<String> knownAttemptIds) {
     checkOpen();
     Identifiers.check("root id", rootId);
     Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
-    return snapshots(rootId).values().stream()
+    synchronized (contents) {
+      checkOpen();
+      return orphans(rootId, knownAttemptIds);
+    }
+  }
+
+  private List<ArtifactSnapshot> orphans(String rootId, Set<String> knownAttemptIds) {
+    return contents.snapshots(rootId).values().stream()
         .filter(s -> !knownAttemptIds.contains(s.attemptId())).toList();
   }
 
   @Override
-  public synchronized OrphanCleanup cleanupOrphans(String rootId, Set<String> knownAttemptIds,
-      Duration minAge, boolean dryRun) {
+  public OrphanCleanup cleanupOrphans(String rootId, Set<String> knownAttemptIds,
+      Duration minAge, CleanupMode mode) {
+    checkOpen();
+    Identifiers.check("root id", rootId);
+    Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
     Preconditions.checkArgument(minAge != null && !minAge.isNegative(),
         "minAge must be zero or positive: %s", minAge);
-    List<String> remove = new ArrayList<>();
-    List<String> tooYoung = new ArrayList<>();
-    Instant now = now();
-    for (ArtifactSnapshot orphan : listOrphans(rootId, knownAttemptIds)) {
-      if (Duration.between(orphan.frozenAt(), now).compareTo(minAge) >= 0) {
-        remove.add(orphan.snapshotId());
-      } else {
-        tooYoung.add(orphan.snapshotId());
+    Preconditions.checkNotNull(mode, "mode");
+    checkWritable("orphan cleanup (" + mode + ") of root '" + rootId + "'");
+    synchronized (contents) {
+      checkOpen();
+      List<String> remove = new ArrayList<>();
+      List<String> tooYoung = new ArrayList<>();
+      Instant now = now();
+      for (ArtifactSnapshot orphan : orphans(rootId, knownAttemptIds)) {
+        if (Duration.between(orphan.frozenAt(), now).compareTo(minAge) >= 0) {
+          remove.add(orphan.snapshotId());
+        } else {
+          tooYoung.add(orphan.snapshotId());
+        }
       }
+      if (mode == CleanupMode.DELETE) {
+        remove.forEach(contents.snapshots(rootId)::remove);
+      }
+      return new OrphanCleanup(remove, tooYoung, mode);
     }
-    if (!dryRun) {
-      remove.forEach(snapshots(rootId)::remove);
-    }
-    return new OrphanCleanup(remove, tooYoung, dryRun);
   }
 
   @Override
-  public synchronized BlobCollection collectGarbage(Duration grace, boolean dryRun) {
+  public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
     checkOpen();
     Preconditions.checkArgument(grace != null && !grace.isNegative(),
         "grace must be zero or positive: %s", grace);
-    Set<ContentId> referenced = new HashSet<>();
-    roots.values().forEach(m -> m.values().forEach(s -> referenced.addAll(s.content().blobs())));
-    Instant cutoff = now().minus(grace);
-    List<ContentId> removed = new ArrayList<>();
-    long bytes = 0;
-    int young = 0;
-    for (Map.Entry<ContentId, InMemoryBlobStore.Entry> e : blobs.entries().entrySet()) {
-      if (referenced.contains(e.getKey())) {
-        continue;
+    Preconditions.checkNotNull(mode, "mode");
+    checkWritable("garbage collection (" + mode + ")");
+    synchronized (contents) {
+      checkOpen();
+      Set<ContentId> referenced = new HashSet<>();
+      contents.roots.values()
+          .forEach(m -> m.values().forEach(s -> referenced.addAll(s.content().blobs())));
+      Instant cutoff = now().minus(grace);
+      List<ContentId> removed = new ArrayList<>();
+      long bytes = 0;
+      int young = 0;
+      for (Map.Entry<ContentId, MemoryContents.Entry> e : contents.blobs.entrySet()) {
+        if (referenced.contains(e.getKey())) {
+          continue;
+        }
+        if (e.getValue().lastPut().isAfter(cutoff)) {
+          young++;
+        } else {
+          removed.add(e.getKey());
+          bytes += e.getValue().bytes().length;
+        }
       }
-      if (e.getValue().lastPut().isAfter(cutoff)) {
-        young++;
-      } else {
-        removed.add(e.getKey());
-        bytes += e.getValue().bytes().length;
+      if (mode == CleanupMode.DELETE) {
+        removed.forEach(contents.blobs::remove);
       }
+      return new BlobCollection(removed, bytes, referenced.size(), young, mode);
     }
-    if (!dryRun) {
-      removed.forEach(blobs.entries()::remove);
-    }
-    return new BlobCollection(removed, bytes, referenced.size(), young, dryRun);
-  }
-
-  private TreeMap<String, ArtifactSnapshot> snapshots(String rootId) {
-    return roots.getOrDefault(rootId, new TreeMap<>());
   }
 
   Instant now() {
-    return clock.instant();
+    return options.clock().instant();
   }
 
   void checkOpen() {
-    if (closed) {
-      throw new StoreClosedException("in-memory artifact store");
+    if (closed || (parent != null && parent.closed)) {
+      throw new StoreClosedException("artifact store " + name);
     }
   }
 
-  /** Closes the store; later calls throw {@link StoreClosedException}. Idempotent. */
+  void checkWritable(String operation) {
+    if (readOnly()) {
+      throw new ReadOnlyArtifactStoreException(name, operation);
+    }
+  }
+
+  /**
+   * Closes the store (or this view); later calls throw {@link StoreClosedException}, and so
+   * do calls to the views of a closed store. Idempotent.
+   */
   @Override
   public void close() {
     closed = true;
+  }
+
+  /**
+   * Describes the store for logs.
+   *
+   * @return {@code InMemoryArtifactStore[in-memory #<n>]}, marking a read-only view
+   */
+  @Override
+  public String toString() {
+    return "InMemoryArtifactStore[" + name + "]";
   }
 }

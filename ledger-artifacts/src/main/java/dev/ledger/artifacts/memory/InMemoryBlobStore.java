@@ -1,6 +1,7 @@
 package dev.ledger.artifacts.memory;
 
 import com.google.common.base.Preconditions;
+import com.google.common.hash.Hashing;
 import dev.ledger.artifacts.BlobNotFoundException;
 import dev.ledger.artifacts.BlobStore;
 import dev.ledger.artifacts.BlobVerification;
@@ -12,35 +13,35 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The blobs of an {@link InMemoryArtifactStore}: byte arrays keyed by content id, each with
  * the store-clock time of its last put. Holds whole blobs in memory, so it is for tests and
- * small data; streaming puts buffer the stream. Thread-safe (guarded by the store).
+ * small data; streaming puts buffer the stream. Thread-safe (guarded by the store's
+ * contents). The blobs of a read-only view refuse puts with
+ * {@link dev.ledger.artifacts.ReadOnlyArtifactStoreException}.
  */
 public final class InMemoryBlobStore implements BlobStore {
   private final InMemoryArtifactStore store;
-  private final Map<ContentId, Entry> blobs = new TreeMap<>();
+  private final MemoryContents contents;
 
-  record Entry(byte[] bytes, Instant lastPut) {}
-
-  InMemoryBlobStore(InMemoryArtifactStore store) {
+  InMemoryBlobStore(InMemoryArtifactStore store, MemoryContents contents) {
     this.store = store;
+    this.contents = contents;
   }
 
   @Override
   public ContentId put(byte[] bytes) {
     Preconditions.checkNotNull(bytes, "bytes");
-    ContentId id = new ContentId(com.google.common.hash.Hashing.sha256().hashBytes(bytes)
-        .toString());
-    synchronized (store) {
+    store.checkOpen();
+    store.checkWritable("a blob put");
+    ContentId id = new ContentId(Hashing.sha256().hashBytes(bytes).toString());
+    synchronized (contents) {
       store.checkOpen();
-      Entry old = blobs.get(id);
-      blobs.put(id, new Entry(old == null ? bytes.clone() : old.bytes(), store.now()));
+      MemoryContents.Entry old = contents.blobs.get(id);
+      contents.blobs.put(id,
+          new MemoryContents.Entry(old == null ? bytes.clone() : old.bytes(), store.now()));
     }
     return id;
   }
@@ -49,6 +50,7 @@ public final class InMemoryBlobStore implements BlobStore {
   public ContentId put(InputStream in) {
     Preconditions.checkNotNull(in, "in");
     store.checkOpen();
+    store.checkWritable("a blob put");
     ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     try {
       in.transferTo(buffer);
@@ -62,6 +64,7 @@ public final class InMemoryBlobStore implements BlobStore {
   public ContentId put(Path file) {
     Preconditions.checkNotNull(file, "file");
     store.checkOpen();
+    store.checkWritable("a blob put of " + file);
     try {
       return put(Files.readAllBytes(file));
     } catch (IOException e) {
@@ -77,9 +80,9 @@ public final class InMemoryBlobStore implements BlobStore {
   @Override
   public boolean exists(ContentId id) {
     Preconditions.checkNotNull(id, "id");
-    synchronized (store) {
+    synchronized (contents) {
       store.checkOpen();
-      return blobs.containsKey(id);
+      return contents.blobs.containsKey(id);
     }
   }
 
@@ -88,30 +91,29 @@ public final class InMemoryBlobStore implements BlobStore {
     return entry(id).bytes().length;
   }
 
-  /** Held bytes are private copies and cannot be damaged: reports counts, never damage. */
+  /**
+   * Held bytes are private copies and cannot be damaged: reports counts, never damage.
+   *
+   * @return the number of blobs and their total size, with no damage
+   */
   @Override
   public BlobVerification verify() {
-    synchronized (store) {
+    synchronized (contents) {
       store.checkOpen();
-      long bytes = blobs.values().stream().mapToLong(e -> e.bytes().length).sum();
-      return new BlobVerification(blobs.size(), bytes, List.of());
+      long bytes = contents.blobs.values().stream().mapToLong(e -> e.bytes().length).sum();
+      return new BlobVerification(contents.blobs.size(), bytes, List.of());
     }
   }
 
-  private Entry entry(ContentId id) {
+  private MemoryContents.Entry entry(ContentId id) {
     Preconditions.checkNotNull(id, "id");
-    synchronized (store) {
+    synchronized (contents) {
       store.checkOpen();
-      Entry entry = blobs.get(id);
+      MemoryContents.Entry entry = contents.blobs.get(id);
       if (entry == null) {
         throw new BlobNotFoundException(id, null);
       }
       return entry;
     }
-  }
-
-  /** The live map; callers hold the store's monitor. */
-  Map<ContentId, Entry> entries() {
-    return blobs;
   }
 }

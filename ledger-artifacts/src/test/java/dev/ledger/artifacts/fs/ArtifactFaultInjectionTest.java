@@ -3,12 +3,12 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.core.LedgerException;
-import dev.ledger.core.LedgerOptions;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
 import java.io.IOException;
@@ -38,8 +38,8 @@ class ArtifactFaultInjectionTest {
   @TempDir
   Path tmp;
 
-  private static LedgerOptions options() {
-    return LedgerOptions.defaults()
+  private static ArtifactOptions options() {
+    return ArtifactOptions.defaults()
         .withClock(Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC));
   }
 

@@ -8,6 +8,7 @@ import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.FileArtifact;
 import dev.ledger.testing.base.MutableClock;
@@ -75,7 +76,7 @@ class BlobCollectorTest {
               List.of(), List.of()).withFile(new FileArtifact("result.txt", null, file)));
         }));
         awaitBlocked(freezer);
-      }).collect(GRACE, false);
+      }).collect(GRACE, CleanupMode.DELETE);
 
       ArtifactSnapshot snapshot = freeze.get().get(20, TimeUnit.SECONDS);
       assertThat(collection.removed()).containsExactly(id); // it was garbage at mark time
@@ -83,7 +84,7 @@ class BlobCollectorTest {
           null, id));
       assertThat(store.blobs().exists(id)).isTrue(); // the freeze's put published it again
       assertThat(store.blobs().open(id).readAllBytes()).isEqualTo(BYTES);
-      assertThat(store.collectGarbage(Duration.ZERO, false).removed()).isEmpty();
+      assertThat(store.collectGarbage(Duration.ZERO, CleanupMode.DELETE).removed()).isEmpty();
       assertThat(store.blobs().verify().sound()).isTrue();
     }
   }
@@ -102,7 +103,7 @@ class BlobCollectorTest {
               List.of(ArtifactRef.ofBlob("old", null, id)), List.of()));
         }));
         awaitBlocked(freezer);
-      }).collect(GRACE, false);
+      }).collect(GRACE, CleanupMode.DELETE);
 
       try {
         freeze.get().get(20, TimeUnit.SECONDS);
@@ -121,7 +122,7 @@ class BlobCollectorTest {
       ContentId id = oldBlob(store);
       store.freeze("root-1", "a-1", AttemptSubmission.of("s",
           List.of(ArtifactRef.ofBlob("old", null, id)), List.of()));
-      BlobCollection collection = store.collectGarbage(Duration.ZERO, false);
+      BlobCollection collection = store.collectGarbage(Duration.ZERO, CleanupMode.DELETE);
       assertThat(collection.removed()).isEmpty();
       assertThat(collection.referenced()).isEqualTo(1);
       assertThat(store.blobs().exists(id)).isTrue();

@@ -3,6 +3,7 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ledger.artifacts.ChildJvm;
+import dev.ledger.artifacts.CleanupMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -35,7 +36,7 @@ class CrashTest {
       assertThat(temps).singleElement();
       Files.setLastModifiedTime(temps.get(0),
           FileTime.from(Instant.now().minus(Duration.ofHours(2))));
-      store.collectGarbage(Duration.ofMinutes(5), false);
+      store.collectGarbage(Duration.ofMinutes(5), CleanupMode.DELETE);
       assertThat(temps.get(0)).doesNotExist();
       assertThat(store.blobs().put(new byte[] {1, 2, 3})).isNotNull(); // still writable
     }

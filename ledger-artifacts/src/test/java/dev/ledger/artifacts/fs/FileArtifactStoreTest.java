@@ -3,18 +3,20 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobVerification;
+import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.CorruptArtifactException;
 import dev.ledger.artifacts.CorruptBlobException;
-import dev.ledger.testing.base.MutableClock;
-import dev.ledger.core.LedgerOptions;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.MutableClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,15 +25,15 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.AfterEach;
 
 /**
  * What only the file store promises: layout, permissions, determinism and damage. The shared
@@ -80,8 +82,8 @@ class FileArtifactStoreTest {
     return AttemptSubmission.of(summary, refs, List.of());
   }
 
-  static LedgerOptions options(MutableClock clock) {
-    return LedgerOptions.defaults().withClock(clock).withLockTimeout(Duration.ofSeconds(10));
+  static ArtifactOptions options(MutableClock clock) {
+    return ArtifactOptions.defaults().withClock(clock).withLockTimeout(Duration.ofSeconds(10));
   }
 
   private FileArtifactStore fs() {
@@ -233,7 +235,7 @@ class FileArtifactStoreTest {
     assertThat(verification.damaged()).extracting(d -> d.path().getFileName().toString())
         .containsExactlyInAnyOrder("not-a-digest", "zz");
     ContentId fine = new ContentId(LedgerJson.sha256Hex(utf8("fine")));
-    assertThat(store.collectGarbage(Duration.ZERO, false).removed()).containsExactly(fine);
+    assertThat(store.collectGarbage(Duration.ZERO, CleanupMode.DELETE).removed()).containsExactly(fine);
     assertThat(fan.resolve("not-a-digest")).exists();
     assertThat(base.resolve("artifacts/blobs/sha256/zz")).exists();
   }
@@ -256,9 +258,9 @@ class FileArtifactStoreTest {
             e -> assertThat(e.path()).isEqualTo(file));
     assertThatThrownBy(() -> store.freeze("root-1", "a-1", submission("s-a-1")))
         .isInstanceOf(CorruptArtifactException.class);
-    assertThatThrownBy(() -> store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, false))
+    assertThatThrownBy(() -> store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, CleanupMode.DELETE))
         .isInstanceOf(CorruptArtifactException.class);
-    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, false))
+    assertThatThrownBy(() -> store.collectGarbage(Duration.ZERO, CleanupMode.DELETE))
         .isInstanceOf(CorruptArtifactException.class);
     assertThat(Files.readAllBytes(file)).isEqualTo(truncated);
   }
@@ -294,8 +296,8 @@ class FileArtifactStoreTest {
     Path file = frozen("a-1");
     Files.writeString(file.resolveSibling("notes.txt"), "not a snapshot");
     Files.writeString(file.resolveSibling(".attempt-x.json.tmp"), "{");
-    assertThat(store.list("root-1", null, 10).snapshots()).hasSize(1);
-    assertThat(store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, false).removed())
+    assertThat(store.list("root-1", SnapshotCursor.START, 10).snapshots()).hasSize(1);
+    assertThat(store.cleanupOrphans("root-1", Set.of(), Duration.ZERO, CleanupMode.DELETE).removed())
         .hasSize(1);
     assertThat(file.resolveSibling("notes.txt")).exists();
     assertThat(file.resolveSibling(".attempt-x.json.tmp")).exists();
@@ -309,7 +311,7 @@ class FileArtifactStoreTest {
     ContentId b = store.blobs().put(utf8("b"));
     Files.setLastModifiedTime(fs().blobs().path(a),
         FileTime.from(NOW.minus(Duration.ofHours(3))));
-    assertThat(store.collectGarbage(Duration.ofHours(1), false).removed()).containsExactly(a);
+    assertThat(store.collectGarbage(Duration.ofHours(1), CleanupMode.DELETE).removed()).containsExactly(a);
     assertThat(store.blobs().exists(b)).isTrue();
   }
 
@@ -321,9 +323,9 @@ class FileArtifactStoreTest {
     Files.writeString(recent, "half");
     Files.setLastModifiedTime(stale, FileTime.from(java.time.Instant.now()
         .minus(Duration.ofHours(2))));
-    store.collectGarbage(Duration.ofMinutes(1), true);
+    store.collectGarbage(Duration.ofMinutes(1), CleanupMode.DRY_RUN);
     assertThat(stale).exists();
-    store.collectGarbage(Duration.ofMinutes(1), false);
+    store.collectGarbage(Duration.ofMinutes(1), CleanupMode.DELETE);
     assertThat(stale).doesNotExist();
     assertThat(recent).exists();
   }

@@ -1,9 +1,9 @@
 package dev.ledger.artifacts.fs;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.GeneratedInputStream;
 import dev.ledger.core.Durability;
-import dev.ledger.core.LedgerOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -83,7 +83,7 @@ public final class PutThroughput {
       throws IOException {
     double elapsed;
     try (FileArtifactStore store = FileArtifactStore.open(base,
-        LedgerOptions.defaults().withDurability(durability))) {
+        ArtifactOptions.defaults().withDurability(durability))) {
       long t0 = System.nanoTime();
       ContentId id = store.blobs().put(input);
       elapsed = seconds(t0);

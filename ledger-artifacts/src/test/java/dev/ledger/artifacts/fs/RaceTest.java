@@ -8,6 +8,7 @@ import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.ChildJvm;
 import dev.ledger.artifacts.ContentId;
+import dev.ledger.artifacts.SnapshotCursor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -208,7 +209,7 @@ class RaceTest {
             .allMatch(s -> s.equals(w) || s.equals("conflict:" + w));
         assertThat(seen).as("round %d", round).contains(w);
       }
-      assertThat(store.list(ROOT, null, rounds + 1).snapshots()).hasSize(rounds);
+      assertThat(store.list(ROOT, SnapshotCursor.START, rounds + 1).snapshots()).hasSize(rounds);
       assertThat(files(store.directory().resolve("tmp"))).isEmpty();
     } finally {
       pool.shutdownNow();
