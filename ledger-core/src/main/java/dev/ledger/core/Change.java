@@ -21,6 +21,8 @@ public record Change<S>(S state, List<EventDraft> events) {
   /**
    * Copies the event list.
    *
+   * @param state the new state, or null for no change
+   * @param events the events, empty for no change
    * @throws NullPointerException if {@code events} or one of its drafts is null
    * @throws IllegalArgumentException if there is no state but there are events
    */

@@ -196,6 +196,18 @@ public abstract class LedgerStoreContractTest {
     assertThat(ledger.load().state().get("a").asInt()).isEqualTo(1);
   }
 
+  @Test
+  void treeSubtypeStatesAreCopiesAndChecked() {
+    store.ledger("root-1", JsonNode.class).commit(0, JsonNodeFactory.instance.objectNode()
+        .put("a", 1));
+    Ledger<ObjectNode> objects = store.ledger("root-1", ObjectNode.class);
+    objects.load().state().put("a", 2);
+    assertThat(objects.load().state().get("a").asInt()).isEqualTo(1);
+    store.ledger("root-2", JsonNode.class).commit(0, JsonNodeFactory.instance.arrayNode());
+    assertThatThrownBy(() -> store.ledger("root-2", ObjectNode.class).load())
+        .isInstanceOf(StateMappingException.class).hasMessageContaining("ObjectNode");
+  }
+
   // ------------------------------------------------------------------ conflicts
 
   @Test

@@ -41,6 +41,13 @@ public record CommitRequest(
   /**
    * Copies the draft list and checks the command fields come together.
    *
+   * @param expectedRevision the revision the caller read
+   * @param state the normalized new state
+   * @param stateBytes size of the state's canonical JSON
+   * @param stateVersion the state version of the state
+   * @param events the event drafts
+   * @param publicCommandId the public command id, or null
+   * @param commandDigest the intent digest, or null
    * @throws IllegalArgumentException if a revision or version is negative, or only one of
    *     the command fields is set
    * @throws NullPointerException if the state or the event list is null

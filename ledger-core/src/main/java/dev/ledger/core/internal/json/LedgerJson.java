@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -191,17 +192,25 @@ public final class LedgerJson {
   }
 
   /**
-   * Maps a tree to {@code type} with {@code mapper}; a {@code JsonNode} type gets a copy.
+   * Maps a tree to {@code type} with {@code mapper}; a {@code JsonNode} type (or subtype)
+   * gets a copy.
    *
    * @throws JsonProcessingException if the tree does not fit the type (a
    *     {@link com.fasterxml.jackson.databind.JsonMappingException} names the path)
    */
   public static <T> T convert(ObjectMapper mapper, JsonNode node, JavaType type)
       throws JsonProcessingException {
-    if (type.getRawClass() == JsonNode.class) {
-      @SuppressWarnings("unchecked") // JsonNode is the type asked for
-      T copy = (T) node.deepCopy();
-      return copy;
+    if (JsonNode.class.isAssignableFrom(type.getRawClass())) {
+      // A copy: Jackson would hand back the (shared) tree itself for a tree type.
+      JsonNode copy = node.deepCopy();
+      if (!type.getRawClass().isInstance(copy)) {
+        throw MismatchedInputException.from(null, type, "a JSON " + node.getNodeType()
+            .name().toLowerCase(java.util.Locale.ROOT) + " is not a " + type.getRawClass()
+            .getSimpleName());
+      }
+      @SuppressWarnings("unchecked") // checked by isInstance above
+      T tree = (T) copy;
+      return tree;
     }
     return mapper.treeToValue(node, type);
   }
