@@ -1,5 +1,6 @@
 package dev.ledger.bench;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.fs.FileLedgerStore;
@@ -118,8 +119,8 @@ final class ConcurrencyScenario {
           try {
             shared.update(s -> {
               counts.calls.incrementAndGet();
-              return Workload.state(s.counter() + 1);
-            }, Workload.event(System.nanoTime()));
+              return Change.to(Workload.state(s.counter() + 1), Workload.event(System.nanoTime()));
+            });
             ok.incrementAndGet();
           } catch (RevisionConflictException e) {
             counts.gaveUp.incrementAndGet();

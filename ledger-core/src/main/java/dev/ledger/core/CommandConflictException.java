@@ -1,9 +1,10 @@
 package dev.ledger.core;
 
 /**
- * A commit carried a command id that the ledger already recorded with different content (a
- * different new state or different events). Nothing was written. This is never a silent
- * success: the caller reused an id for a different command.
+ * A commit carried a command id that the ledger already recorded with different drafts: other
+ * event types, payloads or operation ids, or another order (see {@link Ledger}, Commands; the
+ * new state is not compared). Nothing was written. This is never a silent success: the caller
+ * reused an id for a different command.
  */
 public class CommandConflictException extends LedgerException {
   private static final long serialVersionUID = 1L;
@@ -13,7 +14,10 @@ public class CommandConflictException extends LedgerException {
   private final String recordedDigest;
   private final String attemptedDigest;
 
-  /** Creates the conflict; digests are SHA-256 hex of the canonical command content. */
+  /**
+   * Creates the conflict; digests are SHA-256 hex of the canonical JSON of the drafts (type,
+   * payload, operation id, in order).
+   */
   public CommandConflictException(String rootId, String publicCommandId, long recordedRevision,
       String recordedDigest, String attemptedDigest) {
     super("Ledger '" + rootId + "' command " + publicCommandId + " was recorded at revision "

@@ -1,7 +1,11 @@
 package dev.ledger.core;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.time.Instant;
 
 /**
@@ -40,5 +44,45 @@ public record Event(
     Preconditions.checkNotNull(type, "type");
     Preconditions.checkNotNull(occurredAt, "occurredAt");
     Preconditions.checkNotNull(payload, "payload");
+  }
+
+  /**
+   * The payload mapped to {@code type} with the library's mapper settings (those of
+   * {@link EventDraft#of}; unknown properties are ignored, missing ones get Java defaults).
+   *
+   * @param type a Jackson-mapped class, a record, or {@code JsonNode} (a copy)
+   * @param <T> the payload type
+   * @return a new value on each call
+   * @throws PayloadMappingException if the payload does not fit the type; it names the ledger,
+   *     the event and the field
+   * @throws NullPointerException if {@code type} is null
+   */
+  public <T> T payloadAs(Class<T> type) {
+    Preconditions.checkNotNull(type, "type");
+    return payloadAs(LedgerJson.values().constructType(type));
+  }
+
+  /**
+   * The payload mapped to a generic type, such as {@code new TypeReference<Map<String,
+   * Integer>>() {}}; otherwise as {@link #payloadAs(Class)}.
+   *
+   * @param type the type reference
+   * @param <T> the payload type
+   * @return a new value on each call
+   * @throws PayloadMappingException if the payload does not fit the type
+   * @throws NullPointerException if {@code type} is null
+   */
+  public <T> T payloadAs(TypeReference<T> type) {
+    Preconditions.checkNotNull(type, "type");
+    return payloadAs(LedgerJson.values().constructType(type));
+  }
+
+  private <T> T payloadAs(JavaType type) {
+    try {
+      return LedgerJson.convert(LedgerJson.values(), payload, type);
+    } catch (JsonProcessingException e) {
+      throw new PayloadMappingException(this, type.toCanonical(), LedgerJson.pointer(e),
+          e.getOriginalMessage(), e);
+    }
   }
 }

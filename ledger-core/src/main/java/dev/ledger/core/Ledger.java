@@ -2,7 +2,7 @@ package dev.ledger.core;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -14,73 +14,141 @@ import java.util.stream.Stream;
  * {@link RevisionConflictException}. Among racing writers (threads or processes) exactly one
  * wins each revision.
  *
+ * <p><b>Commands.</b> A commit whose drafts carry a command id ({@link EventDraft#withCommandId})
+ * is recorded once for the ledger's whole life, across restarts. A later commit with the same
+ * id is compared by <em>intent</em>: the drafts' types, payloads (as canonical JSON) and
+ * operation ids, in order. If they are equal, nothing is written and the original result is
+ * returned ({@link CommitResult#replayed()}), whatever new state and expected revision the
+ * retry carries: a command retried on a state re-derived after another writer's commit is the
+ * same command. If they differ, the commit throws {@link CommandConflictException}. The new
+ * state, the expected revision and the time are not compared; neither is the command id's
+ * presence on each draft (the commit's command id applies to all its events). Commands
+ * recorded before this rule (journal format 1, whose digest covered the state too) are
+ * compared the same way, by the drafts they recorded. {@link #command} tells whether an id
+ * was recorded and what it produced.
+ *
  * <p><b>Durability.</b> Under {@link Durability#SYNC}, when a commit returns it survives a
  * power cut; a commit that throws was not acknowledged (after an I/O error its outcome is
- * what the next {@link #load} shows). Commits are atomic: state, events and revision appear
- * together or not at all.
+ * what the next {@link #load} or {@link #command} shows). Commits are atomic: state, events
+ * and revision appear together or not at all.
  *
  * <p><b>Threads.</b> Implementations are thread-safe. Reads take no lock and never see half
  * of a commit.
  *
- * @param <S> the state type: any Jackson-mapped type (records included) or {@code JsonNode}
+ * @param <S> the state type: any Jackson-mapped type (records included) or {@code JsonNode},
+ *     as declared by the {@link StateType} the ledger was opened with
  */
 public interface Ledger<S> {
   /** The revision of a ledger that has never been committed to. */
   long NO_REVISION = 0;
 
-  /** The root id this ledger belongs to. */
+  /**
+   * The root id this ledger belongs to.
+   *
+   * @return the root id
+   */
   String rootId();
 
   /**
-   * The state as of the latest commit.
+   * The state as of the latest commit, brought up to the {@link StateType}'s version by its
+   * upcasters if it was written with an older one.
    *
+   * @return the state, its revision and commit time
    * @throws LedgerNotFoundException if the ledger was never committed to
+   * @throws StateMappingException if the stored state does not map to the state type (it
+   *     names the revision and the field), or was written with a newer state version
    * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
    */
   Versioned<S> load();
 
-  /** Like {@link #load}, but empty instead of throwing when the ledger does not exist. */
+  /**
+   * Like {@link #load}, but empty instead of throwing when the ledger does not exist.
+   *
+   * @return the state, or empty if the ledger was never committed to
+   * @throws StateMappingException if the stored state does not map to the state type
+   * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
+   */
   Optional<Versioned<S>> find();
 
   /**
    * Commits {@code newState} as revision {@code expectedRevision + 1}, recording
-   * {@code events} with it.
+   * {@code events} with it, and the state type's version with the state.
    *
    * @param expectedRevision the revision the new state was derived from;
    *     {@link #NO_REVISION} to create the ledger
+   * @param newState the new state
+   * @param events the events to record, in order
+   * @return the new revision and events; a replay of the original result when the command id
+   *     was already recorded with the same drafts (nothing is written then)
    * @throws RevisionConflictException if the current revision is another one
-   * @throws CommandConflictException if the events' command id was recorded with other content
+   * @throws CommandConflictException if the events' command id was recorded with other drafts
    * @throws LimitExceededException if the state or a payload exceeds the configured limit
    * @throws LockTimeoutException if another writer held the lock past the deadline
-   * @throws IllegalArgumentException if drafts carry different command ids
-   * @return the new revision and events; a replay of the original result when the command id
-   *     was already recorded with the same content (nothing is written then)
+   * @throws IllegalArgumentException if {@code expectedRevision} is negative, drafts carry
+   *     different command ids, or the state cannot be mapped to JSON
+   * @throws NullPointerException if the state, the list or a draft is null
    */
   CommitResult commit(long expectedRevision, S newState, List<EventDraft> events);
 
-  /** Varargs form of {@link #commit(long, Object, List)}. */
+  /**
+   * Varargs form of {@link #commit(long, Object, List)}.
+   *
+   * @param expectedRevision the revision the new state was derived from
+   * @param newState the new state
+   * @param events the events to record, in order
+   * @return as {@link #commit(long, Object, List)}
+   * @throws RevisionConflictException if the current revision is another one
+   * @throws CommandConflictException if the events' command id was recorded with other drafts
+   */
   default CommitResult commit(long expectedRevision, S newState, EventDraft... events) {
     return commit(expectedRevision, newState, List.of(events));
   }
 
   /**
-   * Read-modify-write: loads the state, applies {@code change}, commits with the revision it
-   * read, and on a revision conflict starts over after a jittered exponential backoff, up to
-   * the configured number of attempts. {@code change} may run several times and must have no
-   * side effects.
+   * Read-modify-write that can decide: loads the state, asks {@code change} what to do with
+   * it, and either writes nothing ({@link Change#none()}) or commits the new state and its
+   * events ({@link Change#to}) with the revision it read. The events may depend on the state
+   * the function saw. On a revision conflict it starts over, loading again and asking
+   * {@code change} again, after a jittered exponential backoff, up to
+   * {@link LedgerOptions#updateAttempts()} attempts. So {@code change} runs once per attempt
+   * (a second run means the first attempt lost a race) and must have no side effects
+   * beyond what it returns.
    *
+   * <p>If the change carries a command id that was already recorded with the same drafts,
+   * nothing is written either (see Commands above).
+   *
+   * @param change decides, from the current state, the change to commit or none
+   * @return the committed state and its revision; the current version, as loaded, when
+   *     {@code change} returned none or its command was already recorded
    * @throws LedgerNotFoundException if the ledger does not exist (create it with
    *     {@link #commit} and {@link #NO_REVISION})
    * @throws RevisionConflictException the last conflict, once the attempts are used up
-   * @return the committed state and revision
+   * @throws CommandConflictException if the change's command id was recorded with other drafts
+   * @throws NullPointerException if {@code change} is null or returns null
    */
-  Versioned<S> update(UnaryOperator<S> change, EventDraft... events);
+  Versioned<S> update(Function<? super S, Change<S>> change);
+
+  /**
+   * Whether the command {@code commandId} was recorded in this ledger, and what its commit
+   * produced. Writes nothing and takes no lock; sees every commit acknowledged before the
+   * call, and after an I/O error, whether the failed commit reached the journal.
+   *
+   * @param commandId the caller's command id, as given to {@link EventDraft#withCommandId}
+   * @return the original result ({@code replayed() == true}, with a cursor after its
+   *     events), or empty if no commit of this ledger carries the id
+   * @throws IllegalArgumentException if the id is empty or longer than
+   *     {@link EventDraft#MAX_NAME_LENGTH}
+   * @throws NullPointerException if {@code commandId} is null
+   * @throws CorruptLedgerException if the command index or journal is damaged
+   */
+  Optional<CommitResult> command(String commandId);
 
   /**
    * Up to {@code limit} events committed after {@code after}, in sequence order.
    *
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @param limit 1 to 1000
+   * @return the events, the cursor after them, and whether more follow
    * @throws IllegalArgumentException if limit is out of range
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
@@ -93,6 +161,8 @@ public interface Ledger<S> {
    * by one commit record whatever the journal's length. The stream sees commits up to the
    * moment it reaches the end. It holds open files: close it (try-with-resources).
    *
+   * @param after a cursor from this ledger, or {@link Cursor#START}
+   * @return the events in sequence order
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
    */
   Stream<Event> replay(Cursor after);

@@ -1,8 +1,10 @@
 package dev.ledger.core;
 
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.base.Preconditions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * Settings of a store. Start from {@link #defaults()} and change what you need:
@@ -20,6 +22,8 @@ import java.time.Duration;
  * @param maxEventPayloadBytes largest canonical JSON event payload accepted
  * @param updateAttempts attempts {@link Ledger#update} makes before giving up on conflicts
  * @param updateBackoff base of the jittered exponential backoff between update attempts
+ * @param mapper configures the Jackson mapper that converts states to and from JSON trees
+ *     (see {@link #withMapper})
  */
 public record LedgerOptions(
     Durability durability,
@@ -30,7 +34,10 @@ public record LedgerOptions(
     int maxStateBytes,
     int maxEventPayloadBytes,
     int updateAttempts,
-    Duration updateBackoff) {
+    Duration updateBackoff,
+    Consumer<JsonMapper.Builder> mapper) {
+
+  private static final Consumer<JsonMapper.Builder> LIBRARY_MAPPER = builder -> { };
 
   /** Validates every field. */
   public LedgerOptions {
@@ -53,56 +60,80 @@ public record LedgerOptions(
         "updateAttempts must be at least 1: %s", updateAttempts);
     Preconditions.checkArgument(updateBackoff != null && !updateBackoff.isNegative(),
         "updateBackoff must be zero or positive: %s", updateBackoff);
+    Preconditions.checkNotNull(mapper, "mapper");
   }
 
   /**
    * Durable, 30 s lock wait, UTC system clock, a checkpoint every 256 commits, 64 MiB
-   * segments, 16 MiB states, 1 MiB event payloads, 64 update attempts from 1 ms backoff.
+   * segments, 16 MiB states, 1 MiB event payloads, 64 update attempts from 1 ms backoff, the
+   * library's mapper settings.
    */
   public static LedgerOptions defaults() {
     return new LedgerOptions(Durability.SYNC, Duration.ofSeconds(30), Clock.systemUTC(), 256,
-        64L * 1024 * 1024, 16 * 1024 * 1024, 1024 * 1024, 64, Duration.ofMillis(1));
+        64L * 1024 * 1024, 16 * 1024 * 1024, 1024 * 1024, 64, Duration.ofMillis(1),
+        LIBRARY_MAPPER);
   }
 
   /** These options with another durability. */
   public LedgerOptions withDurability(Durability value) {
     return new LedgerOptions(value, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with another lock wait deadline. */
   public LedgerOptions withLockTimeout(Duration value) {
     return new LedgerOptions(durability, value, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with another clock. */
   public LedgerOptions withClock(Clock value) {
     return new LedgerOptions(durability, lockTimeout, value, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with another checkpoint interval. */
   public LedgerOptions withCheckpointInterval(int value) {
     return new LedgerOptions(durability, lockTimeout, clock, value, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with another journal segment size. */
   public LedgerOptions withSegmentBytes(long value) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, value,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with other size limits. */
   public LedgerOptions withLimits(int stateBytes, int eventPayloadBytes) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        stateBytes, eventPayloadBytes, updateAttempts, updateBackoff);
+        stateBytes, eventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
   /** These options with another update retry policy. */
   public LedgerOptions withUpdateRetry(int attempts, Duration backoff) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, attempts, backoff);
+        maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper);
+  }
+
+  /**
+   * These options with a customized state mapper. Each store builds one Jackson mapper from
+   * the library's settings ({@code java.time} values as ISO-8601 strings, unknown properties
+   * ignored when reading, so that a state with a field its class no longer has still loads)
+   * and then lets {@code customizer} change them: register modules, a naming strategy, or
+   * {@code DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES} to refuse unknown fields.
+   *
+   * <p>The mapper only converts states to and from JSON trees. The bytes on disk are always
+   * the library's canonical JSON (keys sorted, compact), so files stay deterministic whatever
+   * the mapper does; event payloads are trees already ({@link EventDraft#of} and
+   * {@link Event#payloadAs} use the library's settings).
+   *
+   * @param customizer changes the mapper's builder; replaces an earlier customizer
+   * @return new options
+   * @throws NullPointerException if {@code customizer} is null
+   */
+  public LedgerOptions withMapper(Consumer<JsonMapper.Builder> customizer) {
+    return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, customizer);
   }
 }

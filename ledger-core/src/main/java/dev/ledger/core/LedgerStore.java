@@ -1,5 +1,6 @@
 package dev.ledger.core;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import java.util.List;
 
 /**
@@ -12,18 +13,68 @@ import java.util.List;
  */
 public interface LedgerStore extends AutoCloseable {
   /**
-   * The ledger of {@code rootId}, viewing its state as {@code stateType} (a Jackson-mapped
-   * class, or {@code JsonNode}). Touches no file: a ledger exists once committed to.
+   * The ledger of {@code rootId}, viewing its state as {@code stateType}: the Java type its
+   * state maps to with the store's mapper ({@link LedgerOptions#withMapper}), the state
+   * version commits record, and the upcasters that bring older states up to it. Touches no
+   * file: a ledger exists once committed to. Any number of views, of any types, may share one
+   * ledger.
    *
+   * @param rootId the root id
+   * @param stateType how states map to values
+   * @param <S> the state type
+   * @return the ledger
    * @throws InvalidIdentifierException if the root id is not a valid identifier
    *     (see {@code dev.ledger.core.internal.io.Identifiers})
+   * @throws NullPointerException if {@code stateType} is null
+   * @throws StoreClosedException if the store is closed
    */
-  <S> Ledger<S> ledger(String rootId, Class<S> stateType);
+  <S> Ledger<S> ledger(String rootId, StateType<S> stateType);
 
-  /** Root ids of every ledger committed to, in sorted order. */
+  /**
+   * The ledger of {@code rootId} with states mapped to {@code stateType} (a Jackson-mapped
+   * class, a record, or {@code JsonNode}) at state version 0: {@code
+   * ledger(rootId, StateType.of(stateType))}.
+   *
+   * @param rootId the root id
+   * @param stateType the state class
+   * @param <S> the state type
+   * @return the ledger
+   * @throws InvalidIdentifierException if the root id is not a valid identifier
+   * @throws NullPointerException if {@code stateType} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  default <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+    return ledger(rootId, StateType.of(stateType));
+  }
+
+  /**
+   * The ledger of {@code rootId} with states mapped to a generic type, such as
+   * {@code new TypeReference<Map<String, Task>>() {}}, at state version 0.
+   *
+   * @param rootId the root id
+   * @param stateType the state type reference
+   * @param <S> the state type
+   * @return the ledger
+   * @throws InvalidIdentifierException if the root id is not a valid identifier
+   * @throws NullPointerException if {@code stateType} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  default <S> Ledger<S> ledger(String rootId, TypeReference<S> stateType) {
+    return ledger(rootId, StateType.of(stateType));
+  }
+
+  /**
+   * Root ids of every ledger committed to, in sorted order.
+   *
+   * @return the root ids
+   */
   List<String> rootIds();
 
-  /** The options this store runs with. */
+  /**
+   * The options this store runs with.
+   *
+   * @return the options
+   */
   LedgerOptions options();
 
   /**

@@ -121,7 +121,7 @@ public final class LocalOrchestrator {
         if (drainedAt == 0 && victimGone
             && (hung(s, "p2", 4).isPresent() || done * 4 >= s.tasks().size() * 3)) {
           // The orchestrator knows p1 is dead: nobody to ask, its operation stays running.
-          stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger, true), Set.of("p1")));
+          stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger), Set.of("p1")));
           drainedAt = System.nanoTime();
           progress.note("draining at " + done + "/" + s.tasks().size()
               + " tasks; stop requested for " + stopped);
@@ -156,7 +156,7 @@ public final class LocalOrchestrator {
     try (FileLedgerStore store = FileLedgerStore.open(config.dir());
         FileArtifactStore artifacts = FileArtifactStore.open(config.dir())) {
       Ledger<PlanState> ledger = store.ledger(config.planId(), PlanState.class);
-      List<Operation> recovered = Orchestration.recover(new PlanLedger(ledger, true));
+      List<Operation> recovered = Orchestration.recover(new PlanLedger(ledger));
       progress.note("session 2: restarted on fresh stores; recovering " + describe(recovered));
       Process worker = spawn("p3", 0);
       List<Thread> threads = startThreads(store, artifacts, config.threads() + 1);
@@ -206,7 +206,7 @@ public final class LocalOrchestrator {
     for (int i = 0; i < config.threads(); i++) {
       String name = "t" + (first + i);
       Worker worker = new Worker(name,
-          new PlanLedger(store.ledger(config.planId(), PlanState.class), true), artifacts,
+          new PlanLedger(store.ledger(config.planId(), PlanState.class)), artifacts,
           new SimulatedWork(true));
       Thread thread = new Thread(() -> {
         try {

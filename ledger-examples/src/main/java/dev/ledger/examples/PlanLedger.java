@@ -1,68 +1,46 @@
 package dev.ledger.examples;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerIOException;
-import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Versioned;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * One writer's view of a plan's ledger: read-modify-write with the expected revision, retried
- * on conflict, counting the conflicts. The count rides into the ledger with the writer's next
- * commit ({@link PlanState#conflicts()}), so it survives the writer's process.
+ * One writer's view of a plan's ledger: each transition is one {@link Ledger#update}, which
+ * loads the state, lets the caller decide, commits with the revision it read and, after a lost
+ * race, decides again on the new state. The races lost are counted, and the count rides into
+ * the ledger with the writer's next commit ({@link PlanState#conflicts()}), so it survives the
+ * writer's process.
  *
- * <p>Every transition carries a command id, so a commit retried after an I/O error is written
- * at most once (see {@link #apply}).
+ * <p>Every transition carries a command id, so an I/O error, which leaves a commit's outcome
+ * unknown, is settled by asking the ledger whether the command was recorded (see
+ * {@link #apply}); nothing is ever written twice.
  *
  * <p>Not thread-safe: each worker thread has its own.
  */
 public final class PlanLedger {
-  private final Ledger<PlanState> ledger;
-  private final boolean backoff;
   private static final int IO_ATTEMPTS = 3;
+
+  private final Ledger<PlanState> ledger;
   private long unreported;
-  private long ioRetries;
+  private long ioErrors;
   private long conflicts;
 
   /**
-   * Wraps {@code ledger}.
+   * Wraps {@code ledger}; conflicts are retried with the ledger's backoff
+   * ({@code LedgerOptions.updateAttempts} and {@code updateBackoff}).
    *
-   * @param backoff whether to pause briefly (randomly, under a millisecond) after a conflict;
-   *     off for deterministic single-threaded runs, where no conflict can happen anyway
+   * @param ledger the plan's ledger
    */
-  public PlanLedger(Ledger<PlanState> ledger, boolean backoff) {
+  public PlanLedger(Ledger<PlanState> ledger) {
     this.ledger = ledger;
-    this.backoff = backoff;
   }
 
-  /**
-   * Commits, and after an I/O error (the outcome is unknown: the record may or may not have
-   * reached the journal) retries the identical commit, same revision, state, events and
-   * command id. If the first one landed, the ledger recognises the command id and returns
-   * the original result instead of writing it twice; if it did not, the retry commits or
-   * meets a conflict as usual. After a failed {@code force} the ledger refuses writes until
-   * reopened, so the error then propagates and the worker stops, as if it had crashed.
-   */
-  private void commitOrRetryIdentical(long revision, PlanState next, Transition t) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        ledger.commit(revision, next, t.events());
-        return;
-      } catch (LedgerIOException e) {
-        if (attempt == IO_ATTEMPTS) {
-          throw e;
-        }
-        ioRetries++;
-      }
-    }
-  }
-
-  /** Commits retried as identical after an I/O error. */
-  public long ioRetries() {
-    return ioRetries;
+  /** I/O errors met while committing, each settled by asking the ledger. */
+  public long ioErrors() {
+    return ioErrors;
   }
 
   /** The ledger underneath. */
@@ -81,33 +59,62 @@ public final class PlanLedger {
   }
 
   /**
-   * Loads the state, asks {@code decide} for a transition (empty: nothing to do), commits it
-   * with the revision read and starts over after a revision conflict. A commit that fails with
-   * an I/O error is retried as the identical commit first: the ledger returns the original
-   * result if the failed one had landed, so nothing is written twice.
+   * Applies the transition {@code decide} chooses for the current state (empty: nothing to do)
+   * as one {@link Ledger#update}. After an I/O error the commit may or may not have reached the
+   * journal: if the ledger recorded the transition's command, it did and is done; if not, the
+   * update runs again, deciding afresh. After a failed {@code force} the file store refuses
+   * writes until reopened, so the error then propagates and the worker stops, as if it had
+   * crashed.
    *
    * @return the committed transition, or empty if {@code decide} found nothing to do
    */
   public Optional<Transition> apply(Function<PlanState, Optional<Transition>> decide) {
-    while (true) {
-      Versioned<PlanState> current = ledger.load();
-      Optional<Transition> change = decide.apply(current.state());
-      if (change.isEmpty()) {
-        return change;
-      }
-      Transition t = change.get();
-      PlanState next = unreported == 0 ? t.next() : t.next().plusConflicts(unreported);
+    for (int attempt = 1; ; attempt++) {
+      Decision decision = new Decision(decide);
       try {
-        commitOrRetryIdentical(current.revision(), next, t);
+        ledger.update(decision);
+      } catch (LedgerIOException e) {
+        ioErrors++;
+        Optional<Transition> tried = decision.last;
+        if (tried.isPresent() && ledger.command(tried.get().commandId()).isPresent()) {
+          unreported = 0;
+          return tried;
+        }
+        if (attempt == IO_ATTEMPTS) {
+          throw e;
+        }
+        continue;
+      }
+      if (decision.last.isPresent()) {
         unreported = 0;
-        return change;
-      } catch (RevisionConflictException e) {
+      }
+      return decision.last;
+    }
+  }
+
+  /** The change function of one update; remembers what it decided last. */
+  private final class Decision implements Function<PlanState, Change<PlanState>> {
+    private final Function<PlanState, Optional<Transition>> decide;
+    private Optional<Transition> last = Optional.empty();
+    private int runs;
+
+    Decision(Function<PlanState, Optional<Transition>> decide) {
+      this.decide = decide;
+    }
+
+    @Override
+    public Change<PlanState> apply(PlanState state) {
+      if (runs++ > 0) { // update decides again only after its commit lost a race
         conflicts++;
         unreported++;
-        if (backoff) {
-          LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(50_000, 500_000));
-        }
       }
+      last = decide.apply(state);
+      if (last.isEmpty()) {
+        return Change.none();
+      }
+      Transition t = last.get();
+      PlanState next = unreported == 0 ? t.next() : t.next().plusConflicts(unreported);
+      return Change.to(next, t.events());
     }
   }
 }

@@ -44,7 +44,7 @@ public final class WorkerProcess {
     try (FileLedgerStore ledgers = FileLedgerStore.open(dir);
         FileArtifactStore artifacts = FileArtifactStore.open(dir)) {
       Worker w = new Worker(worker,
-          new PlanLedger(ledgers.ledger(plan, PlanState.class), true), artifacts, work);
+          new PlanLedger(ledgers.ledger(plan, PlanState.class)), artifacts, work);
       System.out.println("ready");
       System.out.flush();
       w.runUntilDone();

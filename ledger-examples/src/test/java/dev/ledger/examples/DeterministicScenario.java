@@ -88,16 +88,16 @@ final class DeterministicScenario {
       w2.dispatch();
       Worker w3 = worker("w3", s, work());
       Operation claimed = w3.claim().orElseThrow();
-      stopped = Orchestration.requestDrain(new PlanLedger(ledger(s), false), Set.of());
+      stopped = Orchestration.requestDrain(new PlanLedger(ledger(s)), Set.of());
       w3.run(claimed);
     }
     List<Operation> second;
     try (Stores s = factory.open()) {
-      second = Orchestration.recover(new PlanLedger(ledger(s), false));
+      second = Orchestration.recover(new PlanLedger(ledger(s)));
       runUntilCrash(worker("w4", s, crashingOn(5)));
     }
     try (Stores s = factory.open()) {
-      List<Operation> third = Orchestration.recover(new PlanLedger(ledger(s), false));
+      List<Operation> third = Orchestration.recover(new PlanLedger(ledger(s)));
       Worker w5 = worker("w5", s, work());
       for (int i = 0; w5.step() != Worker.Step.DONE; i++) {
         if (i > 1000) {
@@ -141,7 +141,7 @@ final class DeterministicScenario {
   }
 
   private static Worker worker(String id, Stores s, TaskWork work) {
-    return new Worker(id, new PlanLedger(ledger(s), false), s.artifacts(), work);
+    return new Worker(id, new PlanLedger(ledger(s)), s.artifacts(), work);
   }
 
   static List<String> ids(List<Operation> ops) {

@@ -2,6 +2,7 @@ package dev.ledger.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -17,25 +18,29 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** Commits through {@link PlanLedger}: conflicts are retried and counted, lost acks replayed. */
+/**
+ * Commits through {@link PlanLedger}: conflicts are retried and counted, an I/O error is
+ * settled by asking the ledger whether the command was recorded.
+ */
 class PlanLedgerTest {
   private final InMemoryLedgerStore store = InMemoryLedgerStore.create(
       LedgerOptions.defaults().withClock(DeterministicScenario.CLOCK));
   private final Ledger<PlanState> ledger = store.ledger("plan", PlanState.class);
 
   @Test
-  void aCommitWhoseAcknowledgementWasLostIsRetriedAndWrittenOnce() {
+  void aCommitWhoseAcknowledgementWasLostIsFoundRecordedAndNotWrittenAgain() {
     Orchestration.create(ledger, Plans.generate("plan", 1, 4, 3));
-    PlanLedger plans = new PlanLedger(new LosingFirstAcknowledgement(ledger), false);
+    PlanLedger plans = new PlanLedger(new FailingFirstUpdate(ledger, true));
 
-    plans.apply(state -> Optional.of(Transition.of("note/1", state)
+    Optional<Transition> done = plans.apply(state -> Optional.of(Transition.of("note/1", state)
         .event("note", Map.of("n", 1)).build()));
 
-    assertThat(plans.ioRetries()).isEqualTo(1);
+    assertThat(done).map(Transition::commandId).contains("note/1");
+    assertThat(plans.ioErrors()).isEqualTo(1);
     assertThat(ledger.load().revision()).isEqualTo(2);
     try (Stream<Event> all = ledger.replay(Cursor.START)) {
       assertThat(all.map(Event::type)).containsExactly("plan.created", "note");
@@ -43,10 +48,27 @@ class PlanLedgerTest {
   }
 
   @Test
+  void aCommitThatFailedBeforeTheJournalIsDecidedAgainAndWrittenOnce() {
+    Orchestration.create(ledger, Plans.generate("plan", 1, 4, 3));
+    PlanLedger plans = new PlanLedger(new FailingFirstUpdate(ledger, false));
+    int[] calls = {0};
+
+    plans.apply(state -> {
+      calls[0]++;
+      return Optional.of(Transition.of("note/1", state).event("note", Map.of("n", 1)).build());
+    });
+
+    assertThat(calls[0]).isEqualTo(2);
+    assertThat(plans.ioErrors()).isEqualTo(1);
+    assertThat(plans.conflicts()).isZero();
+    assertThat(ledger.load().revision()).isEqualTo(2);
+  }
+
+  @Test
   void aLostRaceIsRetriedAndCountedInTheLedger() {
     Orchestration.create(ledger, Plans.generate("plan", 1, 4, 3));
-    PlanLedger slow = new PlanLedger(ledger, false);
-    PlanLedger fast = new PlanLedger(ledger, false);
+    PlanLedger slow = new PlanLedger(ledger);
+    PlanLedger fast = new PlanLedger(ledger);
     int[] calls = {0};
 
     slow.apply(state -> {
@@ -63,25 +85,53 @@ class PlanLedgerTest {
     assertThat(ledger.load().revision()).isEqualTo(3);
   }
 
-  /** Commits the first commit, then reports an I/O error as if the answer had been lost. */
-  private static final class LosingFirstAcknowledgement implements Ledger<PlanState> {
-    private final Ledger<PlanState> delegate;
-    private boolean lost;
+  @Test
+  void nothingToDoWritesNothing() {
+    Orchestration.create(ledger, Plans.generate("plan", 1, 4, 3));
+    PlanLedger plans = new PlanLedger(ledger);
 
-    LosingFirstAcknowledgement(Ledger<PlanState> delegate) {
+    assertThat(plans.apply(state -> Optional.empty())).isEmpty();
+
+    assertThat(ledger.load().revision()).isEqualTo(1);
+  }
+
+  /**
+   * Fails the first update with an I/O error: after it committed ({@code landed}), as if the
+   * acknowledgement had been lost, or before reaching the ledger.
+   */
+  private static final class FailingFirstUpdate implements Ledger<PlanState> {
+    private final Ledger<PlanState> delegate;
+    private final boolean landed;
+    private boolean failed;
+
+    FailingFirstUpdate(Ledger<PlanState> delegate, boolean landed) {
       this.delegate = delegate;
+      this.landed = landed;
+    }
+
+    @Override
+    public Versioned<PlanState> update(Function<? super PlanState, Change<PlanState>> change) {
+      if (failed) {
+        return delegate.update(change);
+      }
+      failed = true;
+      if (landed) {
+        delegate.update(change);
+      } else {
+        change.apply(delegate.load().state()); // decided, then failed before the journal
+      }
+      throw new LedgerIOException("commit", Path.of("journal"), new IOException("lost ack"));
     }
 
     @Override
     public CommitResult commit(long expectedRevision, PlanState newState,
         List<EventDraft> events) {
-      CommitResult result = delegate.commit(expectedRevision, newState, events);
-      if (!lost) {
-        lost = true;
-        throw new LedgerIOException("commit", Path.of("journal"), new IOException("lost ack"));
-      }
-      assertThat(result.replayed()).isTrue();
-      return result;
+      return delegate.commit(expectedRevision, newState, events);
+    }
+
+    @Override
+    public Optional<CommitResult> command(String commandId) {
+      return delegate.command(commandId);
     }
 
     @Override
@@ -97,11 +147,6 @@ class PlanLedgerTest {
     @Override
     public Optional<Versioned<PlanState>> find() {
       return delegate.find();
-    }
-
-    @Override
-    public Versioned<PlanState> update(UnaryOperator<PlanState> change, EventDraft... events) {
-      return delegate.update(change, events);
     }
 
     @Override

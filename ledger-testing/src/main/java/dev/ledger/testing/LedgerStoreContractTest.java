@@ -3,6 +3,7 @@ package dev.ledger.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerOptions;
@@ -18,10 +19,18 @@ import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Event;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.Cursor;
+import dev.ledger.core.PayloadMappingException;
+import dev.ledger.core.StateMappingException;
+import dev.ledger.core.StateType;
 import dev.ledger.core.StoreClosedException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -187,6 +196,18 @@ public abstract class LedgerStoreContractTest {
     assertThat(ledger.load().state().get("a").asInt()).isEqualTo(1);
   }
 
+  @Test
+  void treeSubtypeStatesAreCopiesAndChecked() {
+    store.ledger("root-1", JsonNode.class).commit(0, JsonNodeFactory.instance.objectNode()
+        .put("a", 1));
+    Ledger<ObjectNode> objects = store.ledger("root-1", ObjectNode.class);
+    objects.load().state().put("a", 2);
+    assertThat(objects.load().state().get("a").asInt()).isEqualTo(1);
+    store.ledger("root-2", JsonNode.class).commit(0, JsonNodeFactory.instance.arrayNode());
+    assertThatThrownBy(() -> store.ledger("root-2", ObjectNode.class).load())
+        .isInstanceOf(StateMappingException.class).hasMessageContaining("ObjectNode");
+  }
+
   // ------------------------------------------------------------------ conflicts
 
   @Test
@@ -259,20 +280,49 @@ public abstract class LedgerStoreContractTest {
   }
 
   @Test
-  void sameCommandIdWithDifferentContentIsAConflict() {
+  void retriedCommandOnAReDerivedStateReplays() {
     Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
     ledger.commit(0, plan(0));
-    ledger.commit(1, plan(1), event("x", 1).withCommandId("cmd-1"));
-    assertThatThrownBy(() -> ledger.commit(2, plan(2), event("x", 1).withCommandId("cmd-1")))
-        .isInstanceOfSatisfying(CommandConflictException.class, e -> {
-          assertThat(e.recordedRevision()).isEqualTo(2);
-          assertThat(e.recordedDigest()).isNotEqualTo(e.attemptedDigest());
-        }).hasMessageContaining("root-1");
-    assertThatThrownBy(() -> ledger.commit(1, plan(1), event("x", 2).withCommandId("cmd-1")))
-        .isInstanceOf(CommandConflictException.class);
-    assertThatThrownBy(() -> ledger.commit(1, plan(1), event("y", 1).withCommandId("cmd-1")))
-        .isInstanceOf(CommandConflictException.class);
+    EventDraft draft = event("task.started", 7).withCommandId("cmd-42").withOperationId("op-1");
+    CommitResult first = ledger.commit(1, plan(0).step("mine"), draft);
+    ledger.commit(2, plan(0).step("mine").step("theirs"), event("other", 1));
+    // The caller lost the answer, reloaded (revision 3) and derived its state again.
+    Versioned<Plan> reloaded = ledger.load();
+    CommitResult again = ledger.commit(reloaded.revision(), reloaded.state().step("mine"), draft);
+    assertThat(again.replayed()).isTrue();
+    assertThat(again.revision()).isEqualTo(first.revision());
+    assertThat(again.events()).isEqualTo(first.events());
+    assertThat(again.cursor()).isEqualTo(first.cursor());
+    assertThat(ledger.load()).isEqualTo(reloaded);
+    assertThat(ledger.events(Cursor.START, 100).events()).hasSize(2);
+  }
+
+  @Test
+  void sameCommandIdWithDifferentDraftsIsAConflict() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    EventDraft recorded = event("x", 1).withCommandId("cmd-1").withOperationId("op-1");
+    ledger.commit(1, plan(1), recorded, event("y", 2));
+    List<List<EventDraft>> different = List.of(
+        List.of(event("x", 2).withCommandId("cmd-1").withOperationId("op-1"), event("y", 2)),
+        List.of(event("z", 1).withCommandId("cmd-1").withOperationId("op-1"), event("y", 2)),
+        List.of(event("x", 1).withCommandId("cmd-1").withOperationId("op-2"), event("y", 2)),
+        List.of(event("x", 1).withCommandId("cmd-1"), event("y", 2)),
+        List.of(event("y", 2).withCommandId("cmd-1"), recorded),
+        List.of(recorded),
+        List.of(recorded, event("y", 2), event("y", 2)));
+    for (List<EventDraft> drafts : different) {
+      assertThatThrownBy(() -> ledger.commit(2, plan(2), drafts)).as("drafts %s", drafts)
+          .isInstanceOfSatisfying(CommandConflictException.class, e -> {
+            assertThat(e.recordedRevision()).isEqualTo(2);
+            assertThat(e.recordedDigest()).isNotEqualTo(e.attemptedDigest());
+            assertThat(e.rootId()).isEqualTo("root-1");
+          }).hasMessageContaining("root-1");
+    }
+    assertThat(ledger.commit(2, plan(7), recorded, event("y", 2)).replayed()).isTrue();
+    assertThat(ledger.commit(0, plan(1), recorded, event("y", 2)).replayed()).isTrue();
     assertThat(ledger.load().revision()).isEqualTo(2);
+    assertThat(ledger.events(Cursor.START, 100).events()).hasSize(2);
   }
 
   @Test
@@ -294,11 +344,94 @@ public abstract class LedgerStoreContractTest {
       assertThat(again.replayed()).isTrue();
       assertThat(again.revision()).isEqualTo(i + 1);
       assertThat(again.events().get(0).sequence()).isEqualTo(i + 1);
+      assertThat(ledger.commit(10, plan(99), event("x", i).withCommandId("c-" + i)).revision())
+          .as("retried on the current state").isEqualTo(i + 1);
     }
     Ledger<Plan> view = ledger;
-    assertThatThrownBy(() -> view.commit(10, plan(99), event("x", 4).withCommandId("c-4")))
+    assertThatThrownBy(() -> view.commit(10, plan(99), event("x", 5).withCommandId("c-4")))
         .isInstanceOf(CommandConflictException.class);
     assertThat(ledger.load().revision()).isEqualTo(10);
+  }
+
+  @Test
+  void commandsAreComparedByTheirPayloadsAsRecorded() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    // More digits than a double holds: the journal gives back 3.141592653589793.
+    ObjectNode payload = JsonNodeFactory.instance.objectNode();
+    payload.set("amount", DecimalNode.valueOf(new BigDecimal("3.14159265358979323846")));
+    EventDraft paid = new EventDraft("paid", payload, "pay-1", null);
+    ledger.commit(1, plan(1), paid);
+    if (persistent()) {
+      store.close();
+      store = reopen(options());
+    }
+    Ledger<Plan> again = store.ledger("root-1", Plan.class);
+    assertThat(again.commit(2, plan(2), paid).replayed()).isTrue();
+    EventDraft recorded = new EventDraft("paid", again.command("pay-1").orElseThrow().events()
+        .get(0).payload(), "pay-1", null);
+    assertThat(again.commit(2, plan(3), recorded).replayed()).isTrue();
+    assertThat(again.load().revision()).isEqualTo(2);
+  }
+
+  @Test
+  void commandTellsWhetherAndWhatWasRecorded() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    assertThat(ledger.command("cmd-1")).isEmpty();
+    ledger.commit(0, plan(0), event("a", 0));
+    CommitResult recorded = ledger.commit(1, plan(1), event("b", 1).withCommandId("cmd-1"),
+        event("c", 2));
+    ledger.commit(2, plan(2), event("d", 3).withCommandId("cmd-2"));
+
+    CommitResult found = ledger.command("cmd-1").orElseThrow();
+    assertThat(found.replayed()).isTrue();
+    assertThat(found.revision()).isEqualTo(2);
+    assertThat(found.events()).isEqualTo(recorded.events());
+    assertThat(found.committedAt()).isEqualTo(recorded.committedAt());
+    assertThat(found.cursor()).isEqualTo(recorded.cursor());
+    assertThat(ledger.events(found.cursor(), 10).events()).extracting(Event::type)
+        .containsExactly("d");
+    assertThat(ledger.command("cmd-2").orElseThrow().revision()).isEqualTo(3);
+    assertThat(ledger.command("cmd-3")).isEmpty();
+    assertThat(store.ledger("root-2", Plan.class).command("cmd-1")).isEmpty();
+    assertThat(ledger.load().revision()).isEqualTo(3);
+  }
+
+  @Test
+  void commandIsFoundBeforeAndAfterCheckpointsAndAcrossReopen() {
+    store.close();
+    store = openStore(options().withCheckpointInterval(4));
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    List<CommitResult> results = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      results.add(ledger.commit(i, plan(i), event("x", i).withCommandId("c-" + i)));
+    }
+    for (int i = 0; i < 10; i++) {
+      CommitResult found = ledger.command("c-" + i).orElseThrow();
+      assertThat(found.revision()).isEqualTo(i + 1);
+      assertThat(found.cursor()).isEqualTo(results.get(i).cursor());
+    }
+    if (persistent()) {
+      store.close();
+      store = reopen(options().withCheckpointInterval(4));
+      Ledger<Plan> reopened = store.ledger("root-1", Plan.class);
+      for (int i = 0; i < 10; i++) {
+        CommitResult found = reopened.command("c-" + i).orElseThrow();
+        assertThat(found.revision()).isEqualTo(i + 1);
+        assertThat(found.events()).isEqualTo(results.get(i).events());
+        assertThat(found.cursor()).isEqualTo(results.get(i).cursor());
+      }
+      assertThat(reopened.command("c-10")).isEmpty();
+    }
+  }
+
+  @Test
+  void commandIdOutOfBoundsIsRefused() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    assertThatThrownBy(() -> ledger.command(null)).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> ledger.command("")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ledger.command("c".repeat(EventDraft.MAX_NAME_LENGTH + 1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("201");
   }
 
   @Test
@@ -501,8 +634,9 @@ public abstract class LedgerStoreContractTest {
   void updateAppliesTheChangeAndRecordsEvents() {
     Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
     ledger.commit(0, plan(0));
-    Versioned<Plan> after = ledger.update(p -> p.step("t1"), event("stepped", 1));
+    Versioned<Plan> after = ledger.update(p -> Change.to(p.step("t1"), event("stepped", 1)));
     assertThat(after.revision()).isEqualTo(2);
+    assertThat(after.updatedAt()).isEqualTo(NOW);
     assertThat(after.state().done()).containsExactly("t1");
     assertThat(ledger.load().state()).isEqualTo(after.state());
     assertThat(ledger.events(Cursor.START, 10).events()).extracting(Event::revision)
@@ -510,9 +644,127 @@ public abstract class LedgerStoreContractTest {
   }
 
   @Test
+  void updateThatDecidesNoChangeWritesNothing() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0), event("created", 0));
+    Versioned<Plan> before = ledger.load();
+    int[] calls = {0};
+    Versioned<Plan> after = ledger.update(p -> {
+      calls[0]++;
+      return Change.none();
+    });
+    assertThat(calls[0]).isEqualTo(1);
+    assertThat(after).isEqualTo(before);
+    assertThat(ledger.load()).isEqualTo(before);
+    assertThat(ledger.events(Cursor.START, 10).events()).extracting(Event::type)
+        .containsExactly("created");
+    if (persistent()) {
+      store.close();
+      store = reopen(options());
+      assertThat(store.ledger("root-1", Plan.class).load()).isEqualTo(before);
+    }
+  }
+
+  @Test
+  void updateEventsMayDependOnTheState() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    for (int i = 0; i < 3; i++) {
+      ledger.update(p -> Change.to(p.step("t" + p.steps()),
+          EventDraft.of("task.done", Map.of("task", "t" + p.steps(), "after", p.steps()))));
+    }
+    assertThat(ledger.load().state().done()).containsExactly("t0", "t1", "t2");
+    assertThat(ledger.events(Cursor.START, 10).events())
+        .extracting(e -> e.payload().get("task").asText() + "@" + e.payload().get("after"))
+        .containsExactly("t0@0", "t1@1", "t2@2");
+  }
+
+  @Test
+  void updateRetriesAfterAStagedConflictAndDecidesAgain() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    Ledger<Plan> other = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    List<Plan> seen = new ArrayList<>();
+    Versioned<Plan> after = ledger.update(p -> {
+      seen.add(p);
+      if (seen.size() == 1) { // another writer commits between our read and our commit
+        other.commit(1, p.step("theirs"), event("theirs", 1));
+      }
+      return Change.to(p.step("mine"), EventDraft.of("mine", Map.of("saw", p.done())));
+    });
+    assertThat(seen).extracting(Plan::done)
+        .containsExactly(List.of(), List.of("theirs"));
+    assertThat(after.revision()).isEqualTo(3);
+    assertThat(after.state().done()).containsExactly("theirs", "mine");
+    assertThat(ledger.load()).isEqualTo(after);
+    assertThat(ledger.events(Cursor.START, 10).events())
+        .extracting(e -> e.type() + e.payload().get("saw"))
+        .containsExactly("theirs" + null, "mine[\"theirs\"]");
+  }
+
+  @Test
+  void updateThatFindsItsWorkDoneAfterAConflictWritesNothing() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    int[] calls = {0};
+    Versioned<Plan> after = ledger.update(p -> {
+      if (calls[0]++ == 0) {
+        ledger.commit(1, p.step("t1"), event("done", 1));
+      }
+      return p.done().contains("t1") ? Change.none() : Change.to(p.step("t1"), event("done", 2));
+    });
+    assertThat(calls[0]).isEqualTo(2);
+    assertThat(after.revision()).isEqualTo(2);
+    assertThat(ledger.load().revision()).isEqualTo(2);
+    assertThat(ledger.events(Cursor.START, 10).events()).hasSize(1);
+  }
+
+  @Test
+  void updateGivesUpAfterTheConfiguredAttempts() {
+    store.close();
+    store = openStore(options().withUpdateRetry(3, Duration.ZERO));
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    int[] calls = {0};
+    assertThatThrownBy(() -> ledger.update(p -> {
+      calls[0]++;
+      ledger.commit(ledger.load().revision(), p, event("interloper", calls[0]));
+      return Change.to(p.step("never"), event("never", 0));
+    })).isInstanceOfSatisfying(RevisionConflictException.class,
+        e -> assertThat(e.getSuppressed()).hasSize(1));
+    assertThat(calls[0]).isEqualTo(3);
+    assertThat(ledger.load().revision()).isEqualTo(4);
+    assertThat(ledger.load().state().done()).isEmpty();
+  }
+
+  @Test
+  void updateWhoseCommandWasRecordedWritesNothing() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    EventDraft done = event("done", 1).withCommandId("step-t1");
+    ledger.update(p -> Change.to(p.step("t1"), done));
+    ledger.commit(2, plan(5));
+    Versioned<Plan> again = ledger.update(p -> Change.to(p.step("t1"), done));
+    assertThat(again).isEqualTo(ledger.load());
+    assertThat(again.revision()).isEqualTo(3);
+    assertThat(again.state()).isEqualTo(plan(5));
+    assertThat(ledger.events(Cursor.START, 10).events()).hasSize(1);
+  }
+
+  @Test
   void updateOfAnAbsentLedgerIsNotFound() {
-    assertThatThrownBy(() -> store.ledger("root-1", Plan.class).update(p -> p))
+    assertThatThrownBy(() -> store.ledger("root-1", Plan.class).update(p -> Change.none()))
         .isInstanceOf(LedgerNotFoundException.class);
+  }
+
+  @Test
+  void updateFunctionReturningNullIsRefused() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    ledger.commit(0, plan(0));
+    assertThatThrownBy(() -> ledger.update(p -> null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("Change.none()");
+    assertThatThrownBy(() -> ledger.update(null)).isInstanceOf(NullPointerException.class);
+    assertThat(ledger.load().revision()).isEqualTo(1);
   }
 
   @Test
@@ -527,7 +779,8 @@ public abstract class LedgerStoreContractTest {
       Thread worker = new Thread(() -> {
         try {
           for (int i = 0; i < each; i++) {
-            ledger.update(p -> new Plan(p.name(), p.steps() + 1, p.done()), event("inc", 1));
+            ledger.update(p -> Change.to(new Plan(p.name(), p.steps() + 1, p.done()),
+                event("inc", 1)));
           }
         } catch (Throwable e) {
           failures.add(e);
@@ -546,6 +799,194 @@ public abstract class LedgerStoreContractTest {
       assertThat(all.map(Event::sequence).toList())
           .isEqualTo(java.util.stream.LongStream.rangeClosed(1, threads * each).boxed().toList());
     }
+  }
+
+  // ------------------------------------------------------------------ state evolution
+
+  /** {@link Plan} before it had {@code done}: the field-added case reads these states. */
+  public record PlanBefore(String name, int steps) {}
+
+  /** {@link Plan} with a field added, defaulted by its constructor when a state lacks it. */
+  public record PlanWithTags(String name, int steps, List<String> done, List<String> tags) {
+    /** Defaults a missing {@code tags} to the empty list. */
+    public PlanWithTags {
+      tags = tags == null ? List.of() : List.copyOf(tags);
+    }
+  }
+
+  /** {@link Plan} with {@code name} renamed to {@code title} (state version 1). */
+  public record PlanRenamed(String title, int steps, List<String> done) {}
+
+  /** Version 1 of the plan: {@code name} became {@code title}. */
+  protected static final StateType<PlanRenamed> RENAMED = StateType.of(PlanRenamed.class)
+      .withUpcaster(0, tree -> {
+        ObjectNode plan = (ObjectNode) tree;
+        plan.set("title", plan.remove("name"));
+        return plan;
+      });
+
+  @Test
+  void stateWithAFieldAddedLoadsWithTheFieldDefaulted() {
+    store.ledger("root-1", PlanBefore.class).commit(0, new PlanBefore("p", 2));
+    Versioned<PlanWithTags> loaded = store.ledger("root-1", PlanWithTags.class).load();
+    assertThat(loaded.state()).isEqualTo(new PlanWithTags("p", 2, null, List.of()));
+    // Plan's constructor refuses a missing list instead of defaulting it.
+    assertThatThrownBy(() -> store.ledger("root-1", Plan.class).load())
+        .isInstanceOfSatisfying(StateMappingException.class,
+            e -> assertThat(e.revision()).isEqualTo(1))
+        .hasMessageContaining(Plan.class.getName());
+  }
+
+  @Test
+  void stateWithAFieldRemovedLoadsAndTheFieldIsDroppedAtTheNextCommit() {
+    Ledger<Plan> old = store.ledger("root-1", Plan.class);
+    old.commit(0, plan(0).step("t1"));
+    Ledger<PlanBefore> slimmer = store.ledger("root-1", PlanBefore.class);
+    assertThat(slimmer.load().state()).isEqualTo(new PlanBefore("p", 1));
+    slimmer.update(p -> Change.to(new PlanBefore(p.name(), p.steps() + 1)));
+    JsonNode stored = store.ledger("root-1", JsonNode.class).load().state();
+    assertThat(stored.has("done")).isFalse();
+    assertThat(stored.get("steps").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void stateWithAFieldRenamedLoadsThroughItsUpcaster() {
+    store.ledger("root-1", Plan.class).commit(0, plan(0).step("t1"));
+    Ledger<PlanRenamed> renamed = store.ledger("root-1", RENAMED);
+    assertThat(renamed.load().state()).isEqualTo(new PlanRenamed("p", 1, List.of("t1")));
+    // The stored state is not rewritten by reading: version 0 programs still read it.
+    assertThat(store.ledger("root-1", Plan.class).load().state().name()).isEqualTo("p");
+
+    renamed.update(p -> Change.to(new PlanRenamed(p.title() + "!", p.steps(), p.done())));
+    if (persistent()) {
+      store.close();
+      store = reopen(options());
+    }
+    assertThat(store.ledger("root-1", RENAMED).load().state())
+        .isEqualTo(new PlanRenamed("p!", 1, List.of("t1")));
+    StateType<JsonNode> treeAtVersion1 = StateType.of(JsonNode.class).withUpcaster(0, t -> t);
+    assertThat(store.ledger("root-1", treeAtVersion1).load().state().has("name")).isFalse();
+    assertThatThrownBy(() -> store.ledger("root-1", Plan.class).load())
+        .isInstanceOfSatisfying(StateMappingException.class, e -> {
+          assertThat(e.rootId()).isEqualTo("root-1");
+          assertThat(e.revision()).isEqualTo(2);
+        }).hasMessageContaining("state version 1").hasMessageContaining("newer");
+  }
+
+  @Test
+  void upcastersRunInOrderFromTheStoredVersion() {
+    StateType<JsonNode> v1 = StateType.of(JsonNode.class)
+        .withUpcaster(0, tree -> ((ObjectNode) tree).put("path", "0"));
+    StateType<JsonNode> v3 = v1
+        .withUpcaster(1, tree -> ((ObjectNode) tree).put("path", tree.get("path").asText() + "1"))
+        .withUpcaster(2, tree -> ((ObjectNode) tree).put("path", tree.get("path").asText() + "2"));
+    store.ledger("root-0", JsonNode.class).commit(0, JsonNodeFactory.instance.objectNode());
+    store.ledger("root-1", v1).commit(0, JsonNodeFactory.instance.objectNode().put("path", "*"));
+    assertThat(store.ledger("root-0", v3).load().state().get("path").asText()).isEqualTo("012");
+    assertThat(store.ledger("root-1", v3).load().state().get("path").asText()).isEqualTo("*12");
+    assertThat(store.ledger("root-1", v1).load().state().get("path").asText()).isEqualTo("*");
+    assertThatThrownBy(() -> v1.withUpcaster(0, tree -> tree))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version 1");
+  }
+
+  @Test
+  void failingUpcasterIsAStateMappingError() {
+    store.ledger("root-1", Plan.class).commit(0, plan(0));
+    StateType<Plan> throwing = StateType.of(Plan.class).withUpcaster(0, tree -> {
+      throw new IllegalStateException("cannot upcast this");
+    });
+    assertThatThrownBy(() -> store.ledger("root-1", throwing).load())
+        .isInstanceOf(StateMappingException.class).hasMessageContaining("cannot upcast this")
+        .hasMessageContaining("upcaster from state version 0")
+        .hasCauseInstanceOf(IllegalStateException.class);
+    StateType<Plan> returningNull = StateType.of(Plan.class).withUpcaster(0, tree -> null);
+    assertThatThrownBy(() -> store.ledger("root-1", returningNull).find())
+        .isInstanceOf(StateMappingException.class).hasMessageContaining("returned null");
+    assertThat(store.ledger("root-1", Plan.class).load().state()).isEqualTo(plan(0));
+  }
+
+  @Test
+  void stateThatNoLongerMapsIsAStateMappingErrorNamingTheField() {
+    Ledger<JsonNode> raw = store.ledger("root-1", JsonNode.class);
+    raw.commit(0, JsonNodeFactory.instance.objectNode().put("name", "p").put("steps", 1)
+        .set("done", JsonNodeFactory.instance.arrayNode().add("t1")));
+    ObjectNode broken = JsonNodeFactory.instance.objectNode().put("name", "p")
+        .put("steps", 1);
+    broken.putArray("done").addObject().put("not", "a string");
+    raw.commit(1, broken);
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    for (Runnable read : List.<Runnable>of(ledger::load, ledger::find,
+        () -> ledger.update(p -> Change.none()))) {
+      assertThatThrownBy(read::run)
+          .isInstanceOfSatisfying(StateMappingException.class, e -> {
+            assertThat(e.rootId()).isEqualTo("root-1");
+            assertThat(e.revision()).isEqualTo(2);
+            assertThat(e.path()).isEqualTo("/done/0");
+            assertThat(e.getCause()).isInstanceOf(
+                com.fasterxml.jackson.core.JsonProcessingException.class);
+          })
+          .hasMessageContaining("root-1").hasMessageContaining("revision 2")
+          .hasMessageContaining("/done/0").hasMessageContaining(Plan.class.getName());
+    }
+    assertThat(raw.load().revision()).isEqualTo(2);
+  }
+
+  @Test
+  void genericStateTypesMapThroughTypeReferences() {
+    Ledger<Map<String, List<Integer>>> ledger = store.ledger("root-1",
+        new TypeReference<Map<String, List<Integer>>>() {});
+    ledger.commit(0, Map.of("a", List.of(1, 2), "b", List.of()));
+    Map<String, List<Integer>> state = ledger.load().state();
+    assertThat(state).isEqualTo(Map.of("a", List.of(1, 2), "b", List.of()));
+    assertThat(state.get("a").get(0)).isInstanceOf(Integer.class);
+    Ledger<List<Plan>> plans = store.ledger("root-2", new TypeReference<List<Plan>>() {});
+    plans.commit(0, List.of(plan(1), plan(2)));
+    assertThat(plans.load().state()).containsExactly(plan(1), plan(2));
+  }
+
+  /** A state whose property names a naming strategy changes. */
+  public record Owner(String firstName, int stepCount) {}
+
+  @Test
+  void theStoreMapperIsConfigurable() {
+    store.close();
+    store = openStore(options().withMapper(builder -> builder
+        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)));
+    Ledger<Owner> ledger = store.ledger("root-1", Owner.class);
+    ledger.commit(0, new Owner("Ada", 3));
+    assertThat(store.ledger("root-1", JsonNode.class).load().state().fieldNames())
+        .toIterable().containsExactly("first_name", "step_count");
+    assertThat(ledger.load().state()).isEqualTo(new Owner("Ada", 3));
+    store.ledger("root-1", JsonNode.class).update(tree -> Change.to(
+        ((ObjectNode) tree.deepCopy()).put("extra", true)));
+    assertThatThrownBy(ledger::load)
+        .isInstanceOfSatisfying(StateMappingException.class,
+            e -> assertThat(e.path()).isEqualTo("/extra"));
+  }
+
+  @Test
+  void payloadsMapToClassesAndGenericTypes() {
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    CommitResult r = ledger.commit(0, plan(0), EventDraft.of("planned", plan(3)),
+        EventDraft.of("counts", Map.of("a", List.of(1, 2))));
+    Event planned = ledger.events(Cursor.START, 10).events().get(0);
+    assertThat(planned.payloadAs(Plan.class)).isEqualTo(plan(3));
+    assertThat(planned.payloadAs(PlanBefore.class)).isEqualTo(new PlanBefore("p", 3));
+    assertThat(r.events().get(1).payloadAs(new TypeReference<Map<String, List<Integer>>>() {}))
+        .isEqualTo(Map.of("a", List.of(1, 2)));
+    assertThat(planned.payloadAs(JsonNode.class)).isEqualTo(planned.payload())
+        .isNotSameAs(planned.payload());
+    assertThatThrownBy(() -> planned.payloadAs(new TypeReference<List<String>>() {}))
+        .isInstanceOfSatisfying(PayloadMappingException.class, e -> {
+          assertThat(e.rootId()).isEqualTo("root-1");
+          assertThat(e.sequence()).isEqualTo(1);
+        }).hasMessageContaining("planned");
+    Event counts = r.events().get(1);
+    assertThatThrownBy(() -> counts.payloadAs(
+        new TypeReference<Map<String, List<Plan>>>() {}))
+        .isInstanceOfSatisfying(PayloadMappingException.class,
+            e -> assertThat(e.path()).isEqualTo("/a/0"));
   }
 
   // ------------------------------------------------------------------ limits, ids, closing

@@ -23,7 +23,7 @@ import java.time.format.DateTimeParseException;
  *
  * <pre>
  * {
- *   "format" : 1,
+ *   "format" : 2,
  *   "journal" : {
  *     "nextSequence" : 8,           sequence of the first event after this revision
  *     "offset" : 5120,              byte offset right after this revision's record
@@ -32,9 +32,12 @@ import java.time.format.DateTimeParseException;
  *   "revision" : 5,
  *   "root" : "run-1",
  *   "state" : { ... },
+ *   "stateVersion" : 0,             the state version the state was written with
  *   "updatedAt" : "2026-11-29T19:22:32.123Z"
  * }
  * </pre>
+ * Format 1 (still read) has no {@code stateVersion}: its state is version 0.
+ *
  * Written whole by temp file, {@code force}, atomic rename, directory {@code force}
  * ({@link SafeFiles#replace}), every {@code checkpointInterval} commits and on close, under
  * the ledger's lock. A reader therefore sees an old or a new checkpoint, never a mixture; a
@@ -48,10 +51,11 @@ import java.time.format.DateTimeParseException;
  * @param segment segment of the journal position
  * @param offset byte offset of the journal position
  * @param state the state at that revision
+ * @param stateVersion the state version of {@code state}
  */
 record Checkpoint(String root, long revision, Instant updatedAt, long nextSequence,
-    long segment, long offset, JsonNode state) {
-  static final int FORMAT = 1;
+    long segment, long offset, JsonNode state, int stateVersion) {
+  static final int FORMAT = 2;
 
   byte[] encode() {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -63,6 +67,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     node.put("revision", revision);
     node.put("root", root);
     node.set("state", state);
+    node.put("stateVersion", stateVersion);
     node.put("updatedAt", updatedAt.toString());
     return LedgerJson.pretty(node);
   }
@@ -99,7 +104,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
       if (format > FORMAT) {
         throw new UnsupportedFormatException(file, "checkpoint format", format, FORMAT);
       }
-      if (format != FORMAT) {
+      if (format < 1) {
         throw new IllegalArgumentException("unknown format " + format);
       }
       JsonNode journal = node.get("journal");
@@ -118,9 +123,13 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
       if (updated == null || !updated.isTextual()) {
         throw new IllegalArgumentException("field 'updatedAt' must be a string");
       }
+      long stateVersion = format == 1 ? 0 : integer(node, "stateVersion");
+      if (stateVersion < 0 || stateVersion > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("field 'stateVersion' out of range: " + stateVersion);
+      }
       Checkpoint checkpoint = new Checkpoint(root, integer(node, "revision"),
           Instant.parse(updated.textValue()), integer(journal, "nextSequence"),
-          integer(journal, "segment"), integer(journal, "offset"), state);
+          integer(journal, "segment"), integer(journal, "offset"), state, (int) stateVersion);
       if (checkpoint.revision < 1 || checkpoint.nextSequence < 1 || checkpoint.segment < 1
           || checkpoint.segment > checkpoint.revision + 1 || checkpoint.offset < 0) {
         throw new IllegalArgumentException("inconsistent revision or journal position");

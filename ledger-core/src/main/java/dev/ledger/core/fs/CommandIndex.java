@@ -28,8 +28,10 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * commands/&lt;hex 0-2&gt;/&lt;hex 2-64&gt;.json      hex = the SHA-256 in the public id cmd_&lt;hex&gt;
- * {"digest":"&lt;content sha256&gt;","format":1,"offset":5120,"revision":5,"segment":1}
+ * {"digest":"&lt;command digest&gt;","format":1,"offset":5120,"revision":5,"segment":1}
  * </pre>
+ * The digest is a copy of the one in the command's journal record (of the kind that record's
+ * format defines); commands are compared against the record itself, never against this copy.
  * Entries are written at checkpoint time (not on the commit path), each forced, then their
  * directories forced, and only then is {@code state.json} replaced: so every command in a
  * checkpointed revision has a durable entry, and commands after the checkpoint are known from

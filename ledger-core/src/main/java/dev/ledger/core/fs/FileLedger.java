@@ -2,7 +2,6 @@ package dev.ledger.core.fs;
 
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
-import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
@@ -113,6 +112,11 @@ final class FileLedger implements LedgerBackend {
     return reader.replay(after);
   }
 
+  @Override
+  public Optional<CommitResult> command(String publicCommandId) {
+    return reader.command(publicCommandId, commands);
+  }
+
   // ---------------------------------------------------------------- writer path
 
   @Override
@@ -146,6 +150,7 @@ final class FileLedger implements LedgerBackend {
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
       t.state = request.state();
+      t.stateVersion = record.stateVersion();
       t.updatedAt = record.committedAt();
       if (record.commandId() != null) {
         t.recentCommands.put(record.commandId(), new CommandIndex.Entry(record.commandDigest(),
@@ -170,19 +175,12 @@ final class FileLedger implements LedgerBackend {
     if (entry == null) {
       return null;
     }
-    CommitRecord recorded = reader.recordAt(entry.segment(), entry.offset());
-    if (recorded == null || recorded.revision() != entry.revision()
-        || !id.equals(recorded.commandId())) {
-      throw new CorruptLedgerException(journal.segment(entry.segment()), entry.offset(),
-          "command index says " + id + " was committed at revision " + entry.revision()
-              + " here, but no such record is here");
-    }
-    if (!recorded.commandDigest().equals(request.commandDigest())) {
+    CommitRecord recorded = reader.indexedRecord(id, entry);
+    if (!recorded.sameCommand(request)) {
       throw new CommandConflictException(root, id, recorded.revision(),
-          recorded.commandDigest(), request.commandDigest());
+          recorded.intentDigest(), request.commandDigest());
     }
-    return recorded.result(CursorCodec.encode(root, recorded.lastSequence(), entry.segment(),
-        entry.offset()), true);
+    return reader.replayOf(recorded, entry.segment(), entry.offset());
   }
 
   /** Appends one line and forces it; returns the offset it starts at. */
@@ -379,7 +377,7 @@ final class FileLedger implements LedgerBackend {
     }
     commands.write(t.recentCommands, sync);
     Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
-        t.segment, t.end, t.state);
+        t.segment, t.end, t.state, t.stateVersion);
     SafeFiles.replace(stateFile, checkpoint.encode(), sync);
     t.recentCommands.clear();
     t.sinceCheckpoint = 0;

@@ -11,6 +11,7 @@ import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.StateType;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.SafeFiles;
@@ -123,7 +124,7 @@ public final class FileLedgerStore implements LedgerStore {
   }
 
   @Override
-  public <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+  public <S> Ledger<S> ledger(String rootId, StateType<S> stateType) {
     return shell.ledger(rootId, stateType);
   }
 

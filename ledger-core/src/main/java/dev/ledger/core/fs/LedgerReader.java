@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CommitResult;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -45,8 +46,8 @@ final class LedgerReader {
   private volatile Published published;
 
   /** The latest position this process has seen committed, with its state. */
-  private record Published(JsonNode state, long revision, Instant updatedAt, long nextSequence,
-      long segment, long end) {}
+  private record Published(JsonNode state, int stateVersion, long revision, Instant updatedAt,
+      long nextSequence, long segment, long end) {}
 
   LedgerReader(String root, JournalFiles journal, Path stateFile, long maxCheckpointBytes) {
     this.root = root;
@@ -73,7 +74,8 @@ final class LedgerReader {
     Published p = published;
     if (p != null) {
       if (isLatest(p)) {
-        return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt()));
+        return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt(),
+            p.stateVersion()));
       }
       Optional<StoredState> forward = readForward(p);
       if (forward != null) {
@@ -114,6 +116,7 @@ final class LedgerReader {
     t.segment = p.segment();
     t.end = p.end();
     t.state = p.state();
+    t.stateVersion = p.stateVersion();
     t.updatedAt = p.updatedAt();
     return readFrom(t);
   }
@@ -131,15 +134,15 @@ final class LedgerReader {
       return Optional.empty();
     }
     publish(t);
-    return Optional.of(new StoredState(t.state, t.revision, t.updatedAt));
+    return Optional.of(new StoredState(t.state, t.revision, t.updatedAt, t.stateVersion));
   }
 
   /** Offers a position to the read cache; a newer one already there is kept. */
   void publish(Tail t) {
     Published p = published;
     if (p == null || p.revision() <= t.revision) {
-      published = new Published(t.state, t.revision, t.updatedAt, t.nextSequence, t.segment,
-          t.end);
+      published = new Published(t.state, t.stateVersion, t.revision, t.updatedAt,
+          t.nextSequence, t.segment, t.end);
     }
   }
 
@@ -176,6 +179,67 @@ final class LedgerReader {
     }
     throw new CorruptLedgerException(journal.segment(t.segment), -1,
         "the checkpoint at revision " + t.revision + " points into this missing segment");
+  }
+
+  /**
+   * The result of the commit that recorded {@code id}, as a replay, or empty. No lock: the
+   * command index first (one file, one record); on a miss, the records after the checkpoint,
+   * which the index may not cover yet, then the index again, for a checkpoint written
+   * meanwhile. Reading the checkpoint before scanning keeps that sound: every command up to a
+   * checkpoint's revision has its index entry before the checkpoint is published.
+   */
+  Optional<CommitResult> command(String id, CommandIndex index) {
+    CommitResult found = indexed(id, index);
+    if (found != null) {
+      return Optional.of(found);
+    }
+    Tail t = Tail.start(readCheckpoint());
+    if (!Files.exists(journal.segment(t.segment))) {
+      missingSegment(t);
+      return Optional.empty();
+    }
+    try {
+      checkPosition(t);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
+    }
+    try (JournalScanner scan = scanner(t)) {
+      PositionedRecord r;
+      while ((r = scan.next()) != null) {
+        if (id.equals(r.record().commandId())) {
+          return Optional.of(replayOf(r.record(), r.segment(), r.offset()));
+        }
+      }
+    }
+    return Optional.ofNullable(indexed(id, index));
+  }
+
+  /** The command's result through its index entry, or null if it has none. */
+  private CommitResult indexed(String id, CommandIndex index) {
+    CommandIndex.Entry entry = index.find(id);
+    return entry == null ? null
+        : replayOf(indexedRecord(id, entry), entry.segment(), entry.offset());
+  }
+
+  /**
+   * The record an index entry points at.
+   *
+   * @throws CorruptLedgerException if no record of that command is there
+   */
+  CommitRecord indexedRecord(String id, CommandIndex.Entry entry) {
+    CommitRecord recorded = recordAt(entry.segment(), entry.offset());
+    if (recorded == null || recorded.revision() != entry.revision()
+        || !id.equals(recorded.commandId())) {
+      throw new CorruptLedgerException(journal.segment(entry.segment()), entry.offset(),
+          "command index says " + id + " was committed at revision " + entry.revision()
+              + " here, but no such record is here");
+    }
+    return recorded;
+  }
+
+  /** {@code record}, found at {@code offset} of {@code segment}, as a replayed result. */
+  CommitResult replayOf(CommitRecord record, long segment, long offset) {
+    return record.result(CursorCodec.encode(root, record.lastSequence(), segment, offset), true);
   }
 
   EventPage events(Cursor after, int limit) {

@@ -20,6 +20,8 @@ final class Tail {
   long segment = 1;
   long end;
   JsonNode state;
+  /** The state version {@link #state} was written with. */
+  int stateVersion;
   Instant updatedAt;
   /** The writer's append channel on {@link #segment}; null for readers and before segment 1. */
   FileChannel channel;
@@ -39,6 +41,7 @@ final class Tail {
       t.segment = checkpoint.segment();
       t.end = checkpoint.offset();
       t.state = checkpoint.state();
+      t.stateVersion = checkpoint.stateVersion();
       t.updatedAt = checkpoint.updatedAt();
     }
     return t;
@@ -57,6 +60,7 @@ final class Tail {
           "revision " + r.revision() + " is a patch but no state precedes it");
     }
     state = r.applyTo(state);
+    stateVersion = r.stateVersion();
     revision = r.revision();
     nextSequence = r.nextSequence();
     updatedAt = r.committedAt();

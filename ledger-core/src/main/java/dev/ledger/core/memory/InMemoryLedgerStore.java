@@ -3,6 +3,7 @@ package dev.ledger.core.memory;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.StateType;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import java.util.Collection;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class InMemoryLedgerStore implements LedgerStore {
   }
 
   @Override
-  public <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+  public <S> Ledger<S> ledger(String rootId, StateType<S> stateType) {
     return shell.ledger(rootId, stateType);
   }
 

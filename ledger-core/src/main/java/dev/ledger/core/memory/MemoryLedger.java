@@ -21,10 +21,10 @@ import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.LedgerBackend;
 import dev.ledger.core.spi.StoredState;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -42,11 +42,12 @@ final class MemoryLedger implements LedgerBackend {
   private final ReentrantLock writer = new ReentrantLock();
   private final ReentrantReadWriteLock journal = new ReentrantReadWriteLock();
   private final List<byte[]> lines = new ArrayList<>();
-  private final Map<String, Integer> commands = new HashMap<>();
+  /** Journal index of each command's record; written by writers after the line is added. */
+  private final Map<String, Integer> commands = new ConcurrentHashMap<>();
   private volatile Head head;
 
   private record Head(JsonNode state, long revision, java.time.Instant updatedAt,
-      long nextSequence) {}
+      long nextSequence, int stateVersion) {}
 
   MemoryLedger(String root, LedgerOptions options) {
     this.root = root;
@@ -66,7 +67,18 @@ final class MemoryLedger implements LedgerBackend {
   public Optional<StoredState> read() {
     Head h = head;
     return h == null ? Optional.empty()
-        : Optional.of(new StoredState(h.state(), h.revision(), h.updatedAt()));
+        : Optional.of(new StoredState(h.state(), h.revision(), h.updatedAt(),
+            h.stateVersion()));
+  }
+
+  @Override
+  public Optional<CommitResult> command(String publicCommandId) {
+    Integer index = commands.get(publicCommandId);
+    if (index == null) {
+      return Optional.empty();
+    }
+    CommitRecord recorded = record(index);
+    return Optional.of(recorded.result(cursorAfter(recorded, index), true));
   }
 
   @Override
@@ -87,9 +99,9 @@ final class MemoryLedger implements LedgerBackend {
         Integer index = commands.get(request.publicCommandId());
         if (index != null) {
           CommitRecord recorded = record(index);
-          if (!recorded.commandDigest().equals(request.commandDigest())) {
+          if (!recorded.sameCommand(request)) {
             throw new CommandConflictException(root, request.publicCommandId(),
-                recorded.revision(), recorded.commandDigest(), request.commandDigest());
+                recorded.revision(), recorded.intentDigest(), request.commandDigest());
           }
           return recorded.result(cursorAfter(recorded, index), true);
         }
@@ -116,7 +128,7 @@ final class MemoryLedger implements LedgerBackend {
         commands.put(record.commandId(), index);
       }
       head = new Head(request.state(), record.revision(), record.committedAt(),
-          record.nextSequence());
+          record.nextSequence(), record.stateVersion());
       return record.result(cursorAfter(record, index), false);
     } finally {
       writer.unlock();

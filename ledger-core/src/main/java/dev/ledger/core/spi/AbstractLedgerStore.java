@@ -1,11 +1,15 @@
 package dev.ledger.core.spi;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.StateType;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -20,6 +24,7 @@ import java.util.function.Supplier;
 public abstract class AbstractLedgerStore<B extends LedgerBackend> implements LedgerStore {
   private final LedgerOptions options;
   private final String name;
+  private final ObjectMapper mapper;
   private final ConcurrentHashMap<String, B> backends = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
   private volatile boolean closed;
@@ -28,6 +33,9 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   protected AbstractLedgerStore(LedgerOptions options, String name) {
     this.options = Preconditions.checkNotNull(options, "options");
     this.name = name;
+    JsonMapper.Builder builder = LedgerJson.valueMapperBuilder();
+    options.mapper().accept(builder);
+    this.mapper = builder.build();
   }
 
   /** Creates the backend of a root id (already validated). Must not touch the disk. */
@@ -37,11 +45,16 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   protected abstract void closeBackends(Collection<B> backends);
 
   @Override
-  public final <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
+  public final <S> Ledger<S> ledger(String rootId, StateType<S> stateType) {
     Identifiers.check("root id", rootId);
     Preconditions.checkNotNull(stateType, "stateType");
     return guarded(() -> new TypedLedger<>(this, backends.computeIfAbsent(rootId,
         this::newBackend), stateType));
+  }
+
+  /** The mapper states are converted with: the library's settings, then the customizer's. */
+  final ObjectMapper mapper() {
+    return mapper;
   }
 
   /** The backends handed out so far (a live view). */

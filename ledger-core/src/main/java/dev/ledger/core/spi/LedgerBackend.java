@@ -27,6 +27,17 @@ public interface LedgerBackend {
    */
   CommitResult commit(CommitRequest request);
 
+  /**
+   * The result of the commit that recorded {@code publicCommandId}, as a replay
+   * ({@code replayed() == true}) with a cursor after its events, or empty if no commit of this
+   * ledger carries it. Writes nothing and takes no writer lock; sees every commit acknowledged
+   * before the call.
+   *
+   * @param publicCommandId the public command id ({@link CommitRequest#publicCommandId})
+   * @return the recorded result, or empty
+   */
+  Optional<CommitResult> command(String publicCommandId);
+
   /** Up to {@code limit} events after {@code after} (limit already validated). */
   EventPage events(Cursor after, int limit);
 

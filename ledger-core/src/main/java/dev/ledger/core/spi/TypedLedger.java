@@ -1,10 +1,11 @@
 package dev.ledger.core.spi;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.base.Preconditions;
+import dev.ledger.core.Change;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -15,7 +16,10 @@ import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.StateMappingException;
+import dev.ledger.core.StateType;
 import dev.ledger.core.Versioned;
+import dev.ledger.core.internal.journal.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,13 +27,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * {@link Ledger} over any {@link LedgerBackend}: maps states with the shared JSON mapper,
- * enforces the size limits and argument rules, derives the command id and digest, and runs
- * the {@link #update} retry loop. Thread-safe if the backend is.
+ * {@link Ledger} over any {@link LedgerBackend}: maps states with the store's mapper and
+ * upcasts them by the {@link StateType}, enforces the size limits and argument rules, derives
+ * the command id and digest, and runs the {@link #update} retry loop. Thread-safe if the
+ * backend is.
  *
  * @param <S> the state type
  */
@@ -38,13 +44,17 @@ public final class TypedLedger<S> implements Ledger<S> {
 
   private final AbstractLedgerStore<?> store;
   private final LedgerBackend backend;
-  private final Class<S> type;
+  private final StateType<S> type;
+  private final ObjectMapper mapper;
+  private final JavaType javaType;
   private final LedgerOptions options;
 
-  TypedLedger(AbstractLedgerStore<?> store, LedgerBackend backend, Class<S> type) {
+  TypedLedger(AbstractLedgerStore<?> store, LedgerBackend backend, StateType<S> type) {
     this.store = store;
     this.backend = backend;
     this.type = type;
+    this.mapper = store.mapper();
+    this.javaType = mapper.getTypeFactory().constructType(type.type());
     this.options = store.options();
   }
 
@@ -60,8 +70,47 @@ public final class TypedLedger<S> implements Ledger<S> {
 
   @Override
   public Optional<Versioned<S>> find() {
-    return store.guarded(() -> backend.read().map(stored -> new Versioned<>(
-        LedgerJson.convert(stored.state(), type), stored.revision(), stored.updatedAt())));
+    return store.guarded(() -> backend.read()).map(stored -> new Versioned<>(map(stored),
+        stored.revision(), stored.updatedAt()));
+  }
+
+  /** The stored state brought up to the declared version and mapped to the state type. */
+  private S map(StoredState stored) {
+    int version = stored.stateVersion();
+    if (version > type.version()) {
+      throw mappingFailure(stored, "", "it was written with state version " + version
+          + ", newer than the " + type.version() + " declared here", null);
+    }
+    JsonNode tree = stored.state();
+    if (version < type.version()) {
+      tree = tree.deepCopy();
+      List<UnaryOperator<JsonNode>> upcasters = type.upcasters();
+      for (int v = version; v < upcasters.size(); v++) {
+        JsonNode next;
+        try {
+          next = upcasters.get(v).apply(tree);
+        } catch (RuntimeException e) {
+          throw mappingFailure(stored, "", "the upcaster from state version " + v
+              + " failed: " + e, e);
+        }
+        if (next == null) {
+          throw mappingFailure(stored, "", "the upcaster from state version " + v
+              + " returned null", null);
+        }
+        tree = next;
+      }
+    }
+    try {
+      return LedgerJson.convert(mapper, tree, javaType);
+    } catch (JsonProcessingException e) {
+      throw mappingFailure(stored, LedgerJson.pointer(e), e.getOriginalMessage(), e);
+    }
+  }
+
+  private StateMappingException mappingFailure(StoredState stored, String path, String problem,
+      Throwable cause) {
+    return new StateMappingException(rootId(), stored.revision(), type.toString(), path,
+        problem, cause);
   }
 
   @Override
@@ -75,20 +124,28 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   @Override
-  public Versioned<S> update(UnaryOperator<S> change, EventDraft... events) {
+  public Versioned<S> update(Function<? super S, Change<S>> change) {
     Preconditions.checkNotNull(change, "change");
-    List<EventDraft> drafts = List.of(events);
     RevisionConflictException last = null;
     for (int attempt = 0; attempt < options.updateAttempts(); attempt++) {
       if (attempt > 0) {
         backoff(attempt);
       }
       Versioned<S> current = load();
-      S next = change.apply(current.state());
-      Preconditions.checkNotNull(next, "update function returned null for ledger '%s'", rootId());
+      Change<S> decided = change.apply(current.state());
+      Preconditions.checkNotNull(decided,
+          "update function returned null for ledger '%s' (return Change.none() for no change)",
+          rootId());
+      if (decided.isNone()) {
+        return current;
+      }
       try {
-        CommitResult result = commit(current.revision(), next, drafts);
-        return new Versioned<>(next, result.revision(), result.committedAt());
+        CommitResult result = commit(current.revision(), decided.state(), decided.events());
+        if (result.replayed()) {
+          // The command was done before: what it committed then is history, not this state.
+          return load();
+        }
+        return new Versioned<>(decided.state(), result.revision(), result.committedAt());
       } catch (RevisionConflictException e) {
         if (last != null) {
           e.addSuppressed(last);
@@ -97,6 +154,17 @@ public final class TypedLedger<S> implements Ledger<S> {
       }
     }
     throw last;
+  }
+
+  @Override
+  public Optional<CommitResult> command(String commandId) {
+    Preconditions.checkNotNull(commandId, "commandId");
+    Preconditions.checkArgument(!commandId.isEmpty()
+        && commandId.length() <= EventDraft.MAX_NAME_LENGTH,
+        "command id must have 1 to %s characters, got %s", EventDraft.MAX_NAME_LENGTH,
+        commandId.length());
+    String id = CommitRequest.publicCommandId(commandId);
+    return store.guarded(() -> backend.command(id));
   }
 
   @Override
@@ -114,7 +182,7 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
-    byte[] stateBytes = LedgerJson.canonical(LedgerJson.tree(newState));
+    byte[] stateBytes = LedgerJson.canonical(LedgerJson.tree(mapper, newState));
     if (stateBytes.length > options.maxStateBytes()) {
       throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),
           stateBytes.length);
@@ -126,7 +194,6 @@ public final class TypedLedger<S> implements Ledger<S> {
       throw new UncheckedIOException("canonical JSON did not parse back", e);
     }
     String commandId = null;
-    ArrayNode content = JsonNodeFactory.instance.arrayNode();
     for (int i = 0; i < drafts.size(); i++) {
       EventDraft draft = Preconditions.checkNotNull(drafts.get(i), "event draft %s is null", i);
       int size = LedgerJson.canonical(draft.payload()).length;
@@ -140,20 +207,13 @@ public final class TypedLedger<S> implements Ledger<S> {
             commandId, draft.commandId());
         commandId = draft.commandId();
       }
-      ObjectNode item = content.addObject();
-      item.put("type", draft.type());
-      item.set("payload", draft.payload());
-      item.put("operationId", draft.operationId());
     }
     if (commandId == null) {
-      return new CommitRequest(expectedRevision, state, stateBytes.length, drafts, null, null);
+      return new CommitRequest(expectedRevision, state, stateBytes.length, type.version(),
+          drafts, null, null);
     }
-    ObjectNode command = JsonNodeFactory.instance.objectNode();
-    command.set("events", content);
-    command.set("state", state);
-    return new CommitRequest(expectedRevision, state, stateBytes.length, drafts,
-        CommitRequest.publicCommandId(commandId),
-        LedgerJson.sha256Hex(LedgerJson.canonical(command)));
+    return new CommitRequest(expectedRevision, state, stateBytes.length, type.version(),
+        drafts, CommitRequest.publicCommandId(commandId), CommandDigests.intent(drafts));
   }
 
   private void backoff(int attempt) {

@@ -3,6 +3,10 @@ package dev.ledger.core.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.ledger.core.Change;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.EventDraft;
@@ -22,6 +26,7 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +63,12 @@ class DeterminismTest {
   }
 
   private static void script(Path base) {
+    script(base, builder -> { });
+  }
+
+  private static void script(Path base, Consumer<JsonMapper.Builder> mapper) {
     LedgerOptions options = LedgerOptions.defaults().withClock(steppingClock())
-        .withCheckpointInterval(4).withSegmentBytes(4096);
+        .withCheckpointInterval(4).withSegmentBytes(4096).withMapper(mapper);
     try (FileLedgerStore store = FileLedgerStore.open(base, options)) {
       for (String root : List.of("run-1", "Run-2")) {
         Ledger<Plan> ledger = store.ledger(root, Plan.class);
@@ -73,8 +82,8 @@ class DeterminismTest {
           ledger.commit(i + 1, plan, EventDraft.of("task.finished", Map.of("task", "t" + i,
               "n", i)).withCommandId("cmd-" + i).withOperationId("op-" + (i % 5)));
         }
-        ledger.update(p -> new Plan(p.root(), p.tasks().subList(0, 10)),
-            EventDraft.of("plan.trimmed", Map.of()));
+        ledger.update(p -> Change.to(new Plan(p.root(), p.tasks().subList(0, 10)),
+            EventDraft.of("plan.trimmed", Map.of())));
       }
     }
   }
@@ -109,6 +118,16 @@ class DeterminismTest {
         .anyMatch(name -> name.endsWith("00000000000000000001.jsonl"))
         .anyMatch(name -> name.contains("!run-2"));
     assertThat(tree(dir.resolve("b"))).isEqualTo(a);
+  }
+
+  @Test
+  void theStoresMapperDoesNotChangeTheBytesOnDisk() throws IOException {
+    script(dir.resolve("a"));
+    script(dir.resolve("b"), builder -> builder
+        .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+        .disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+        .enable(SerializationFeature.INDENT_OUTPUT));
+    assertThat(tree(dir.resolve("b"))).isEqualTo(tree(dir.resolve("a")));
   }
 
   @Test

@@ -365,12 +365,12 @@ class FileLedgerDamageTest {
       store.ledger("root-1", Counter.class).commit(0, new Counter(1));
     }
     Path state = ledgerDir().resolve("state.json");
-    Files.writeString(state, Files.readString(state).replace("\"format\" : 1", "\"format\" : 2"));
+    Files.writeString(state, Files.readString(state).replace("\"format\" : 2", "\"format\" : 3"));
     try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
       assertThatThrownBy(() -> store.ledger("root-1", Counter.class).load())
           .isInstanceOfSatisfying(UnsupportedFormatException.class, e -> {
-            assertThat(e.found()).isEqualTo(2);
-            assertThat(e.supported()).isEqualTo(1);
+            assertThat(e.found()).isEqualTo(3);
+            assertThat(e.supported()).isEqualTo(2);
           }).hasMessageContaining("state.json");
     }
   }
@@ -381,9 +381,9 @@ class FileLedgerDamageTest {
     byte[] bytes = Files.readAllBytes(segment1());
     String text = new String(bytes, StandardCharsets.UTF_8);
     String[] lines = text.split("\n");
-    // Re-frame the second record with format 2 and a correct checksum.
-    String body = lines[1].substring(30, lines[1].length() - 1).replace("\"format\":1",
-        "\"format\":2");
+    // Re-frame the second record with format 3 and a correct checksum.
+    String body = lines[1].substring(30, lines[1].length() - 1).replace("\"format\":2",
+        "\"format\":3");
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(body.getBytes(StandardCharsets.UTF_8));
     String reframed = String.format("{\"crc32c\":\"%08x\",\"commit\":%s}", crc.getValue(), body);

@@ -2,6 +2,7 @@ package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import java.nio.file.Path;
@@ -57,7 +58,8 @@ class FileLedgerMultiProcessTest {
           child.send("GO");
         }
         for (int step = 0; step < UPDATES_EACH; step++) {
-          ledger.update(Counter::increment, Counter.incremented("parent", step));
+          var event = Counter.incremented("parent", step);
+          ledger.update(c -> Change.to(c.increment(), event));
         }
         for (ChildJvm child : children) {
           assertThat(child.awaitExit(RUN_DEADLINE)).as(child.describe()).isZero();

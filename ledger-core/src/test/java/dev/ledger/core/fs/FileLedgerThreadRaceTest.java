@@ -1,5 +1,6 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import java.nio.file.Path;
@@ -47,7 +48,8 @@ class FileLedgerThreadRaceTest {
           workers.add(pool.submit(() -> {
             start.await();
             for (int step = 0; step < UPDATES_EACH; step++) {
-              ledger.update(Counter::increment, Counter.incremented(writer, step));
+              var event = Counter.incremented(writer, step);
+              ledger.update(c -> Change.to(c.increment(), event));
             }
             return null;
           }));

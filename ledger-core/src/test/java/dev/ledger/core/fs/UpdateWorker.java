@@ -1,5 +1,6 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import java.nio.file.Path;
 
@@ -26,7 +27,8 @@ public final class UpdateWorker {
       ChildJvm.awaitFromParent("GO");
       ChildJvm.exitWhenParentGoes();
       for (int step = 0; step < count; step++) {
-        ledger.update(Counter::increment, Counter.incremented(writer, step));
+        var event = Counter.incremented(writer, step);
+        ledger.update(c -> Change.to(c.increment(), event));
       }
     } catch (Throwable e) {
       e.printStackTrace();

@@ -25,29 +25,42 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One commit as the journal records it: the revision, the events, the command, and the state
- * change, either the whole new state or a JSON merge patch (RFC 7386) against the previous
- * revision's state, whichever is smaller and exact.
+ * One commit as the journal records it: the revision, the events, the command, the state
+ * version, and the state change, either the whole new state or a JSON merge patch (RFC 7386)
+ * against the previous revision's state, whichever is smaller and exact.
  *
  * <p>JSON form, keys sorted, written by {@link JournalLine}:
  * <pre>
  * {
- *   "command":       {"digest": "&lt;sha256 hex of content&gt;", "id": "cmd_&lt;sha256 hex&gt;"},  optional
+ *   "command":       {"digest": "&lt;sha256 hex&gt;", "id": "cmd_&lt;sha256 hex&gt;"},  optional
  *   "committedAt":   "2026-11-29T19:22:32.123Z",
  *   "events":        [{"commandId": ..., "id": "&lt;sha256(root:seq)&gt;", "occurredAt": ...,
  *                      "operationId": ..., "payload": {...}, "sequence": 7, "type": "..."}],
  *   "firstSequence": 7,        sequence the first event has (or would have, if none)
- *   "format":        1,        newer formats are refused, never misread
+ *   "format":        2,        newer formats are refused, never misread
  *   "patch":         {...}     merge patch against revision - 1  (exactly one of patch/state)
  *   "revision":      5,
  *   "root":          "run-1",
  *   "state":         {...}     the whole new state
+ *   "stateVersion":  0         the state version the new state was written with
  * }
  * </pre>
- * Invariants: revision is the previous record's plus one (1 for the first); firstSequence is
- * the previous record's firstSequence plus its event count (1 for the first); event
- * sequences are consecutive from firstSequence; each event's revision is the record's.
+ * The command digest covers what the caller asked to record: the drafts' types, payloads and
+ * operation ids, in order, not the new state ({@link CommandDigests}).
  *
+ * <p><b>Format 1</b> (still read, no longer written) has no {@code stateVersion} (its states
+ * are version 0), and its command digest covered the new state as well as the drafts. Such a
+ * digest cannot be compared with an intent digest, so a format 1 command is compared by the
+ * intent digest of its recorded events instead ({@link #intentDigest}): a retry with the same
+ * drafts replays, whatever its state, as it does for format 2.
+ *
+ * <p>Invariants: revision is the previous record's plus one (1 for the first); firstSequence
+ * is the previous record's firstSequence plus its event count (1 for the first); event
+ * sequences are consecutive from firstSequence; each event's revision is the record's. A patch
+ * applies to the previous record's state tree as stored, whatever its state version.
+ *
+ * @param format the record format: {@link #FORMAT} for records this library writes, 1 for
+ *     older ones read back
  * @param root the ledger's root id
  * @param revision the revision this commit produced
  * @param committedAt commit time; also every event's occurredAt
@@ -55,10 +68,12 @@ import java.util.Set;
  * @param events the events
  * @param commandId public command id, or null
  * @param commandDigest digest of the command content, or null
+ * @param stateVersion the state version of the new state (0 in format 1)
  * @param state the whole new state, or null when {@code patch} is set
  * @param patch the merge patch from revision - 1, or null when {@code state} is set
  */
 public record CommitRecord(
+    int format,
     String root,
     long revision,
     Instant committedAt,
@@ -66,19 +81,26 @@ public record CommitRecord(
     List<Event> events,
     String commandId,
     String commandDigest,
+    int stateVersion,
     JsonNode state,
     JsonNode patch) {
 
   /** The record format version this library writes and the newest it reads. */
-  public static final int FORMAT = 1;
+  public static final int FORMAT = 2;
 
-  private static final Set<String> KEYS = Set.of("command", "committedAt", "events",
+  private static final Set<String> KEYS_1 = Set.of("command", "committedAt", "events",
       "firstSequence", "format", "patch", "revision", "root", "state");
+  private static final Set<String> KEYS = Set.of("command", "committedAt", "events",
+      "firstSequence", "format", "patch", "revision", "root", "state", "stateVersion");
   private static final Set<String> EVENT_KEYS = Set.of("commandId", "id", "occurredAt",
       "operationId", "payload", "sequence", "type");
 
   /** Checks the invariants that hold within one record. */
   public CommitRecord {
+    Preconditions.checkArgument(format >= 1 && format <= FORMAT, "format %s", format);
+    Preconditions.checkArgument(stateVersion >= 0, "stateVersion %s", stateVersion);
+    Preconditions.checkArgument(format >= 2 || stateVersion == 0,
+        "format 1 records have state version 0, got %s", stateVersion);
     Preconditions.checkArgument(revision >= 1, "revision %s", revision);
     Preconditions.checkArgument(firstSequence >= 1, "firstSequence %s", firstSequence);
     events = List.copyOf(events);
@@ -116,9 +138,26 @@ public record CommitRecord(
         patch = diff.get();
       }
     }
-    return new CommitRecord(root, revision, now, nextSequence, events,
-        request.publicCommandId(), request.commandDigest(),
+    return new CommitRecord(FORMAT, root, revision, now, nextSequence, events,
+        request.publicCommandId(), request.commandDigest(), request.stateVersion(),
         patch == null ? request.state() : null, patch);
+  }
+
+  /**
+   * Whether {@code request} performs the command this record recorded (the caller checked
+   * that the command ids are equal): the same drafts in the same order.
+   */
+  public boolean sameCommand(CommitRequest request) {
+    return intentDigest().equals(request.commandDigest());
+  }
+
+  /**
+   * The intent digest of this record's command ({@link CommandDigests}): the one it carries,
+   * or for a format 1 record, whose digest also covered the state, the one of its events.
+   */
+  public String intentDigest() {
+    Preconditions.checkState(commandId != null, "revision %s has no command", revision);
+    return format >= 2 ? commandDigest : CommandDigests.intentOfRecorded(events);
   }
 
   /** The deterministic event id: SHA-256 hex of {@code root:sequence}. */
@@ -174,7 +213,7 @@ public record CommitRecord(
       item.put("type", e.type());
     }
     node.put("firstSequence", firstSequence);
-    node.put("format", FORMAT);
+    node.put("format", format);
     if (patch != null) {
       node.set("patch", patch);
     }
@@ -182,6 +221,9 @@ public record CommitRecord(
     node.put("root", root);
     if (state != null) {
       node.set("state", state);
+    }
+    if (format >= 2) {
+      node.put("stateVersion", stateVersion);
     }
     return node;
   }
@@ -199,7 +241,10 @@ public record CommitRecord(
       throw new FutureFormatException(format);
     }
     Preconditions.checkArgument(format >= 1, "format %s", format);
-    unknownKeys(node, KEYS, "record");
+    unknownKeys(node, format == 1 ? KEYS_1 : KEYS, "record");
+    long stateVersion = format == 1 ? 0 : integer(node, "stateVersion");
+    Preconditions.checkArgument(stateVersion >= 0 && stateVersion <= Integer.MAX_VALUE,
+        "stateVersion %s", stateVersion);
     String root = text(node, "root");
     long revision = integer(node, "revision");
     Instant committedAt = instant(node, "committedAt");
@@ -225,8 +270,8 @@ public record CommitRecord(
           text(item, "type"), instant(item, "occurredAt"), payload,
           optionalText(item, "commandId"), optionalText(item, "operationId")));
     }
-    return new CommitRecord(root, revision, committedAt, firstSequence, events, commandId,
-        commandDigest, node.get("state"), node.get("patch"));
+    return new CommitRecord((int) format, root, revision, committedAt, firstSequence, events,
+        commandId, commandDigest, (int) stateVersion, node.get("state"), node.get("patch"));
   }
 
   private static void unknownKeys(JsonNode node, Set<String> allowed, String what) {

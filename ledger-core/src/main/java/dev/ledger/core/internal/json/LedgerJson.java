@@ -6,10 +6,13 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -62,11 +65,39 @@ public final class LedgerJson {
   private static final ObjectWriter COMPACT = MAPPER.writer();
   private static final ObjectWriter PRETTY = MAPPER.writerWithDefaultPrettyPrinter();
 
+  /** Maps callers' values when no store configured another mapper (event payloads). */
+  private static final ObjectMapper VALUES = valueMapperBuilder().build();
+
   private LedgerJson() {}
 
-  /** The shared mapper. Do not reconfigure it. */
+  /** The shared mapper of the library's own formats. Do not reconfigure it. */
   public static ObjectMapper mapper() {
     return MAPPER;
+  }
+
+  /**
+   * A builder preset for mapping callers' values (states, payloads) to and from trees: the
+   * settings of {@link #mapper()} ({@code java.time} as ISO-8601 strings, sorted properties),
+   * except that unknown properties are ignored when reading, so that a stored value with a
+   * field its class no longer has still loads. What the mapper produces is only a tree: the
+   * bytes on disk are always written by {@link #canonical}, whatever the mapper's settings.
+   *
+   * @return a new builder, which the caller may configure further
+   */
+  public static JsonMapper.Builder valueMapperBuilder() {
+    return JsonMapper.builder()
+        .addModule(new JavaTimeModule())
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+        .enable(com.fasterxml.jackson.databind.MapperFeature.SORT_PROPERTIES_ALPHABETICALLY);
+  }
+
+  /** A mapper with the settings of {@link #valueMapperBuilder}; shared, never reconfigured. */
+  public static ObjectMapper values() {
+    return VALUES;
   }
 
   /**
@@ -75,10 +106,7 @@ public final class LedgerJson {
    * @throws IllegalArgumentException if a tree is nested deeper than {@link #MAX_NESTING_DEPTH}
    */
   public static JsonNode tree(Object value) {
-    if (value instanceof JsonNode node) {
-      return checkDepth(node).deepCopy();
-    }
-    return checkDepth(MAPPER.valueToTree(value));
+    return tree(MAPPER, value);
   }
 
   /**
@@ -151,20 +179,62 @@ public final class LedgerJson {
   }
 
   /**
-   * Maps a tree to {@code type}.
+   * Maps {@code value} to a tree with {@code mapper}; a {@code JsonNode} is copied instead.
    *
-   * @throws IllegalArgumentException if the tree does not fit the type
+   * @throws IllegalArgumentException if the value cannot be mapped, or the tree is nested
+   *     deeper than {@link #MAX_NESTING_DEPTH}
    */
-  public static <T> T convert(JsonNode node, Class<T> type) {
-    if (type == JsonNode.class) {
-      return type.cast(node.deepCopy());
+  public static JsonNode tree(ObjectMapper mapper, Object value) {
+    if (value instanceof JsonNode node) {
+      return checkDepth(node).deepCopy();
     }
-    try {
-      return MAPPER.treeToValue(node, type);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          "JSON does not map to " + type.getName() + ": " + e.getOriginalMessage(), e);
+    return checkDepth(mapper.valueToTree(value));
+  }
+
+  /**
+   * Maps a tree to {@code type} with {@code mapper}; a {@code JsonNode} type (or subtype)
+   * gets a copy.
+   *
+   * @throws JsonProcessingException if the tree does not fit the type (a
+   *     {@link com.fasterxml.jackson.databind.JsonMappingException} names the path)
+   */
+  public static <T> T convert(ObjectMapper mapper, JsonNode node, JavaType type)
+      throws JsonProcessingException {
+    if (JsonNode.class.isAssignableFrom(type.getRawClass())) {
+      // A copy: Jackson would hand back the (shared) tree itself for a tree type.
+      JsonNode copy = node.deepCopy();
+      if (!type.getRawClass().isInstance(copy)) {
+        throw MismatchedInputException.from(null, type, "a JSON " + node.getNodeType()
+            .name().toLowerCase(java.util.Locale.ROOT) + " is not a " + type.getRawClass()
+            .getSimpleName());
+      }
+      @SuppressWarnings("unchecked") // checked by isInstance above
+      T tree = (T) copy;
+      return tree;
     }
+    return mapper.treeToValue(node, type);
+  }
+
+  /**
+   * Where in a value a mapping failed, as a JSON Pointer (RFC 6901): {@code /tasks/t1/status},
+   * {@code /done/0}; the empty string for the value itself.
+   */
+  public static String pointer(JsonProcessingException failure) {
+    if (!(failure instanceof JsonMappingException mapping)) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    for (JsonMappingException.Reference ref : mapping.getPath()) {
+      out.append('/');
+      if (ref.getFieldName() != null) {
+        out.append(ref.getFieldName().replace("~", "~0").replace("/", "~1"));
+      } else if (ref.getIndex() >= 0) {
+        out.append(ref.getIndex());
+      } else {
+        out.append('?');
+      }
+    }
+    return out.toString();
   }
 
   /** Lower-case hex SHA-256 of {@code bytes}. */

@@ -3,6 +3,7 @@ package dev.ledger.core.internal.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.spi.CommitRequest;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class JournalLineTest {
   private static CommitRecord record() {
     var state = JsonNodeFactory.instance.objectNode().put("a", "b\nc\"d");
-    CommitRequest request = new CommitRequest(0, state, 20,
+    CommitRequest request = new CommitRequest(0, state, 20, 0,
         List.of(EventDraft.of("t", Map.of("p", "\u00e9\n\u2028"))), "cmd_" + "0".repeat(64),
         "f".repeat(64));
     return CommitRecord.next("root-1", 0, 1, null, request, Instant.parse("2026-01-01T00:00:00Z"));
@@ -37,6 +38,29 @@ class JournalLineTest {
     assertThat(dev.ledger.core.internal.json.LedgerJson.parse(line).get("commit").get("revision").asLong())
         .isEqualTo(1);
     assertThat(JournalLine.decode(line, line.length - 1)).isEqualTo(record);
+  }
+
+  @Test
+  void aRecordsCommandDigestIsTheIntentOfTheEventsItReadsBackWith() {
+    var state = JsonNodeFactory.instance.objectNode().put("a", 1);
+    var payload = JsonNodeFactory.instance.objectNode();
+    payload.set("amount", DecimalNode.valueOf(new java.math.BigDecimal("3.14159265358979323846")));
+    payload.set("cents", DecimalNode.valueOf(new java.math.BigDecimal("1.10")));
+    List<EventDraft> drafts = List.of(new EventDraft("paid", payload, "c-1", "op-1"),
+        EventDraft.of("noted", Map.of("n", 1)));
+    String digest = CommandDigests.intent(drafts);
+    CommitRequest request = new CommitRequest(0, state, 7, 3, drafts, "cmd_" + "0".repeat(64),
+        digest);
+    CommitRecord written = CommitRecord.next("root-1", 0, 1, null, request,
+        Instant.parse("2026-01-01T00:00:00Z"));
+    byte[] line = JournalLine.encode(written);
+    CommitRecord read = JournalLine.decode(line, line.length - 1);
+    assertThat(read.format()).isEqualTo(CommitRecord.FORMAT);
+    assertThat(read.stateVersion()).isEqualTo(3);
+    assertThat(read.events().get(0).payload()).isNotEqualTo(drafts.get(0).payload());
+    assertThat(CommandDigests.intentOfRecorded(read.events())).isEqualTo(digest);
+    assertThat(read.sameCommand(request)).isTrue();
+    assertThat(new String(line, StandardCharsets.UTF_8)).contains("\"stateVersion\":3");
   }
 
   @Test
