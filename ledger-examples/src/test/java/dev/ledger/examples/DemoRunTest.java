@@ -97,7 +97,7 @@ class DemoRunTest {
         .allMatch(from -> from == OperationStatus.RUNNING
             || from == OperationStatus.STOP_REQUESTED || from == OperationStatus.PENDING);
 
-    // p3 did real work, and the threads of both sessions did too.
+    // p3 ran attempts to their end (which threads work depends on timing, so it is not checked).
     PlanState end;
     try (FileLedgerStore ledgers = FileLedgerStore.openReadOnly(store)) {
       end = ledgers.ledger(PLAN, PlanState.class).load().state();
@@ -106,7 +106,6 @@ class DemoRunTest {
     assertThat(end.operations().values()).filteredOn(o -> "p3".equals(o.owner())).isNotEmpty()
         .allMatch(o -> o.status() == OperationStatus.SUCCEEDED
             || o.status() == OperationStatus.FAILED);
-    assertThat(claims).containsKeys("t1", "t3");
 
     // What counts: a failed task has exactly maxAttempts failed attempts; cancelled ones are
     // not among them.
