@@ -38,7 +38,7 @@ public final class Demo {
       directory offline, prints a summary and checks it against the files.
         --dir DIR      the store directory; a previous run's is deleted first, but only
                        if it holds a store (default target/ledger-example)
-        --tasks N      tasks in the plan, 4 to 99 (default 40)
+        --tasks N      tasks in the plan, 5 to 99 (default 40)
         --seed S       seed of the plan and of which attempts fail (default 7)
         --threads T    worker threads per session besides the processes, 1 to 8
                        (default 2)
@@ -104,7 +104,8 @@ public final class Demo {
       }
       Path dir = Path.of(option(rest, "--dir", "target/ledger-example")).toAbsolutePath()
           .normalize();
-      int tasks = number(option(rest, "--tasks", "40"), "--tasks", 4, 99);
+      int tasks = number(option(rest, "--tasks", "40"), "--tasks",
+          LocalOrchestrator.MIN_TASKS, 99);
       long seed = number(option(rest, "--seed", "7"), "--seed", Long.MIN_VALUE, Long.MAX_VALUE);
       int threads = number(option(rest, "--threads", "2"), "--threads", 1, 8);
       if (!rest.isEmpty()) {

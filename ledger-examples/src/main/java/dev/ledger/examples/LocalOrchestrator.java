@@ -1,5 +1,6 @@
 package dev.ledger.examples;
 
+import com.google.common.base.Preconditions;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -28,8 +29,8 @@ import java.util.stream.Stream;
  * <p><b>Session 1.</b> Creates the plan and starts worker processes {@code p1} and {@code p2}
  * (child JVMs with this JVM's {@code java} and class path), each told to hang in its second
  * attempt ({@link WorkerProcess}, {@code --hang-in-attempt 2}). They work alone until both
- * hang: the first dispatch queues at least the four tasks without dependencies, so both get
- * there whatever the timing. As soon as {@code p1} hangs it is killed with SIGKILL (a crash
+ * hang: the first dispatch queues at least the four tasks without dependencies (a plan has
+ * them from {@link #MIN_TASKS} tasks on), so both get there whatever the timing. As soon as {@code p1} hangs it is killed with SIGKILL (a crash
  * mid-attempt); its operation stays {@code running}. Once {@code p2} hangs, worker threads
  * start. When three quarters of the tasks are done, or when nothing else can move (what is
  * left waits on the two hung attempts), the orchestrator drains: the running operations of
@@ -48,6 +49,13 @@ public final class LocalOrchestrator {
   /** The attempt, counted per worker from 1, in which {@code p1} and {@code p2} hang. */
   static final int HANG_IN_ATTEMPT = 2;
 
+  /**
+   * The smallest plan that tells the whole story: from five tasks on, the first four have no
+   * dependency (the last task depends on the always-failing one), so the first dispatch
+   * queues four attempts, enough for {@code p1} and {@code p2} to reach their second each.
+   */
+  public static final int MIN_TASKS = 5;
+
   private static final long WAIT_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
   private static final long STOP_GRACE_MILLIS = 500;
   private static final Set<String> HANGING = Set.of("p1", "p2");
@@ -58,12 +66,19 @@ public final class LocalOrchestrator {
    * @param dir the store directory (ledger and artifacts)
    * @param planId the plan's id, also the ledger's root id
    * @param seed the seed of the plan and of its failures
-   * @param tasks the number of tasks
+   * @param tasks the number of tasks, at least {@link #MIN_TASKS}
    * @param maxAttempts failed attempts after which a task fails for good
    * @param threads worker threads per session (besides the worker processes), at least 1
    */
   public record Config(Path dir, String planId, long seed, int tasks, int maxAttempts,
-      int threads) {}
+      int threads) {
+    /** Checks that the plan can tell the whole story. */
+    public Config {
+      Preconditions.checkArgument(tasks >= MIN_TASKS, "tasks must be at least %s: %s",
+          MIN_TASKS, tasks);
+      Preconditions.checkArgument(threads >= 1, "threads must be at least 1: %s", threads);
+    }
+  }
 
   private final Config config;
   private final Progress progress;

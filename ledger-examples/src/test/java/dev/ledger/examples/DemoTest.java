@@ -54,13 +54,13 @@ class DemoTest {
 
   @Test
   void numbersOutsideTheirRangeOrNotNumbersAreRefusedWithStatusTwo() throws Exception {
-    assertThat(run("--tasks", "3")).isEqualTo(2);
+    assertThat(run("--tasks", "4")).isEqualTo(2);
     assertThat(run("--threads", "0")).isEqualTo(2);
     assertThat(run("--seed", "seven")).isEqualTo(2);
     assertThat(run("--tasks")).isEqualTo(2);
 
     assertThat(out()).isEmpty();
-    assertThat(err()).contains("--tasks must be 4 to 99: 3", "--threads must be 1 to 8: 0",
+    assertThat(err()).contains("--tasks must be 5 to 99: 4", "--threads must be 1 to 8: 0",
         "--seed needs a whole number: seven", "--tasks needs a value");
   }
 
