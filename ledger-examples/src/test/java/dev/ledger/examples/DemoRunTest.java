@@ -7,6 +7,7 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -66,6 +67,23 @@ class DemoRunTest {
     assertThat(at).as("a summary in%n%s", out).isNotNegative();
     assertThat(lines.subList(at + 1, at + 1 + expected.size()))
         .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void theDemosCheckAcceptsTheTrueSummaryAndNamesWhatIsWrongInAnother() throws Exception {
+    RunSummary truth = RunSummary.read(store, PLAN);
+    JournalReplay.Result replay = JournalReplay.replay(store, OutputStream.nullOutputStream());
+    Path jsonl = dir.resolve("store-journal.jsonl");
+    RunSummary wrong = new RunSummary(PLAN, truth.tasks(), truth.maxAttempts(),
+        truth.succeeded(), truth.failed(), truth.skipped(), truth.attempts(),
+        truth.succeededAttempts(), truth.failedAttempts(), truth.cancelledAttempts(),
+        truth.retries(), truth.conflicts() + 1, truth.snapshots(), truth.cancelledWithSnapshot(),
+        truth.blobs(), truth.kills(), truth.recovered(), truth.events(), truth.commits());
+
+    assertThat(Demo.check(truth, store, replay, jsonl)).isEmpty();
+    assertThat(Demo.check(wrong, store, replay, jsonl)).containsExactly(
+        "printed:    " + wrong.lines().get(2).strip(),
+        "from files: " + truth.lines().get(2).strip());
   }
 
   @Test
