@@ -16,117 +16,207 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
- * The example a new user runs first. Without arguments it runs the {@link LocalOrchestrator}
- * (two sessions, a killed worker process, recovery), then replays a copy of the directory it
- * wrote offline and prints a summary.
+ * The example a new user runs first ({@code ./run-example}). Without a command it runs the
+ * {@link LocalOrchestrator} (two sessions, two killed worker processes, recovery), replays a
+ * copy of the directory it wrote offline, prints a summary, and checks that the summary
+ * agrees with the files ({@link RunSummary#read}); {@code replay DIR} replays any store
+ * directory. See {@link #USAGE}.
  *
- * <pre>
- * Demo [--dir DIR] [--tasks N] [--seed S] [--threads T]   run, then replay a copy
- * Demo replay DIR [--out FILE|-]                          replay only; JSON Lines to FILE or stdout
- * </pre>
- * Defaults: {@code --dir target/ledger-example --tasks 40 --seed 7 --threads 2}. A previous
- * run's directory is deleted first, but only if it holds a store ({@code store.json}).
+ * <p>Exit status: 0 on success and for {@code --help}; 1 if the run fails or its summary
+ * disagrees with the files; 2 on bad arguments (usage on standard error).
  */
 public final class Demo {
+  /** The usage text printed by {@code --help}, and on standard error for bad arguments. */
+  static final String USAGE = """
+      usage: ./run-example [--dir DIR] [--tasks N] [--seed S] [--threads T]
+             ./run-example replay DIR [--out FILE|-]
+             ./run-example --help
+
+      Without a command: runs a local orchestrator over one store directory in two
+      sessions (worker processes p1 and p2 are told to hang and are killed; a restarted
+      session recovers what they left and finishes the plan), replays a copy of the
+      directory offline, prints a summary and checks it against the files.
+        --dir DIR      the store directory; a previous run's is deleted first, but only
+                       if it holds a store (default target/ledger-example)
+        --tasks N      tasks in the plan, 5 to 99 (default 40)
+        --seed S       seed of the plan and of which attempts fail (default 7)
+        --threads T    worker threads per session besides the processes, 1 to 8
+                       (default 2)
+
+      replay DIR: opens a store directory read-only, prints a timeline per task and
+      writes the journal as JSON Lines.
+        --out FILE|-   where the JSON Lines go, - for standard output
+                       (default DIR-journal.jsonl)
+
+      Relative paths are resolved against the working directory (./run-example runs in
+      the repository root).
+      """;
+
+  private static final String PLAN_ID = "example-plan";
+  private static final int MAX_ATTEMPTS = 3;
+
   private Demo() {}
 
-  /** Entry point; see the class comment. Exits with status 2 on bad arguments. */
+  /** Bad arguments: the message, then the usage, go to standard error. */
+  private static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Entry point; see the class comment.
+   *
+   * @param args the command line
+   * @throws Exception if the run fails for another reason than bad arguments or a refused
+   *     replay
+   */
   public static void main(String[] args) throws Exception {
+    int status = run(args, System.out, System.err, System.console() != null);
+    if (status != 0) {
+      System.exit(status);
+    }
+  }
+
+  /**
+   * Runs the demo as {@link #main} does, printing on the given streams.
+   *
+   * @param args the command line
+   * @param out standard output
+   * @param err standard error
+   * @param terminal whether {@code out} is a terminal (progress rewrites one line in place)
+   * @return the exit status
+   * @throws IOException if the directory cannot be prepared, copied or exported
+   * @throws InterruptedException if interrupted while waiting for the workers
+   */
+  static int run(String[] args, PrintStream out, PrintStream err, boolean terminal)
+      throws IOException, InterruptedException {
     List<String> rest = new ArrayList<>(List.of(args));
-    if (!rest.isEmpty() && rest.get(0).equals("replay")) {
-      rest.remove(0);
-      if (rest.isEmpty()) {
-        usage("replay needs a directory");
+    if (rest.contains("--help") || rest.contains("-h")) {
+      out.print(USAGE);
+      return 0;
+    }
+    try {
+      if (!rest.isEmpty() && rest.get(0).equals("replay")) {
+        return replayOnly(rest.subList(1, rest.size()), out, err);
       }
-      Path dir = Path.of(rest.remove(0));
-      String out = option(rest, "--out", dir.toAbsolutePath().normalize() + "-journal.jsonl");
+      Path dir = Path.of(option(rest, "--dir", "target/ledger-example")).toAbsolutePath()
+          .normalize();
+      int tasks = number(option(rest, "--tasks", "40"), "--tasks",
+          LocalOrchestrator.MIN_TASKS, 99);
+      long seed = number(option(rest, "--seed", "7"), "--seed", Long.MIN_VALUE, Long.MAX_VALUE);
+      int threads = number(option(rest, "--threads", "2"), "--threads", 1, 8);
       if (!rest.isEmpty()) {
-        usage("unknown arguments " + rest);
+        throw new UsageException("unknown arguments " + rest);
       }
-      PrintStream text = "-".equals(out) ? System.err : System.out; // stdout carries the JSON
-      try {
-        replay(dir, out, text, text);
-      } catch (LedgerException e) {
-        System.err.println("cannot replay " + dir + ": " + e.getMessage());
-        System.exit(1);
-      }
-      return;
+      return runAndReplay(new LocalOrchestrator.Config(dir, PLAN_ID, seed, tasks, MAX_ATTEMPTS,
+          threads), out, err, terminal);
+    } catch (UsageException e) {
+      err.println(e.getMessage());
+      err.print(USAGE);
+      return 2;
     }
-    Path dir = Path.of(option(rest, "--dir", "target/ledger-example")).toAbsolutePath()
-        .normalize();
-    int tasks = Integer.parseInt(option(rest, "--tasks", "40"));
-    long seed = Long.parseLong(option(rest, "--seed", "7"));
-    int threads = Integer.parseInt(option(rest, "--threads", "2"));
+  }
+
+  private static int replayOnly(List<String> args, PrintStream out, PrintStream err)
+      throws UsageException, IOException {
+    List<String> rest = new ArrayList<>(args);
+    if (rest.isEmpty() || rest.get(0).startsWith("-")) {
+      throw new UsageException("replay needs a directory");
+    }
+    Path dir = Path.of(rest.remove(0));
+    String jsonl = option(rest, "--out", dir.toAbsolutePath().normalize() + "-journal.jsonl");
     if (!rest.isEmpty()) {
-      usage("unknown arguments " + rest);
+      throw new UsageException("unknown arguments " + rest);
     }
+    PrintStream text = "-".equals(jsonl) ? err : out; // standard output carries the JSON then
+    try {
+      replay(dir, jsonl, out, text, text);
+      return 0;
+    } catch (LedgerException e) {
+      err.println("cannot replay " + dir + ": " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static int runAndReplay(LocalOrchestrator.Config config, PrintStream out,
+      PrintStream err, boolean terminal) throws IOException, InterruptedException {
     long start = System.nanoTime();
+    Path dir = config.dir();
     Path copy = dir.resolveSibling(dir.getFileName() + "-copy");
     deletePreviousStore(dir);
     deletePreviousStore(copy);
-    LocalOrchestrator.Report report = new LocalOrchestrator(
-        new LocalOrchestrator.Config(dir, "example-plan", seed, tasks, 3, threads),
-        Progress.onStdout()).run();
+    RunSummary summary = new LocalOrchestrator(config, new Progress(out, terminal)).run();
 
     copyTree(dir, copy);
-    System.out.println();
-    System.out.println("offline replay of a copy, opened read-only: " + copy);
+    out.println();
+    out.println("offline replay of a copy, opened read-only: " + copy);
     String jsonl = dir + "-journal.jsonl";
-    JournalReplay.Result replay = replay(copy, jsonl, System.out, System.out);
+    JournalReplay.Result replay = replay(copy, jsonl, out, out, out);
 
-    RunSummary s = report.summary();
-    System.out.println();
-    System.out.println("summary");
-    System.out.printf("  tasks      %d: %d succeeded, %d failed after %d attempts, %d skipped"
-        + " (a dependency failed)%n", s.tasks(), s.succeeded(), s.failed(), 3, s.skipped());
-    System.out.printf("  attempts   %d run to an outcome (%d failed), %d retries, %d cancelled"
-        + " by the drain or recovery%n", s.attempts(), s.failedAttempts(), s.retries(),
-        s.cancelled());
-    System.out.printf("  conflicts  %d commits lost the race for a revision and were retried%n",
-        s.conflicts());
-    long late = s.snapshots() - s.attempts();
-    System.out.printf("  artifacts  %d snapshots frozen, one per finished attempt%s; %d blobs%n",
-        s.snapshots(), late == 0 ? "" : " (and " + late + " of attempts cancelled after their"
-            + " output was frozen)", s.blobs());
-    report.kills().forEach(kill -> System.out.println("  killed     " + kill));
-    recovered(report).forEach(line -> System.out.println("  recovered  " + line));
-    System.out.printf("  journal    %d events, %d commits; replayed in %d pages%n",
-        replay.events(), s.revision(), replay.pages());
-    System.out.println("  ledger     " + dir);
-    System.out.println("  exported   " + jsonl);
-    System.out.printf("done in %.1f s%n", (System.nanoTime() - start) / 1e9);
-  }
+    out.println();
+    out.println("summary");
+    summary.lines().forEach(out::println);
+    out.println("  ledger     " + dir);
+    out.println("  exported   " + jsonl);
 
-  /** One line per status recovered from: how many, how they ended, and which if few. */
-  private static List<String> recovered(LocalOrchestrator.Report report) {
-    Map<OperationStatus, List<Operation>> byStatus = new TreeMap<>();
-    report.recovered().forEach(op ->
-        byStatus.computeIfAbsent(op.status(), k -> new ArrayList<>()).add(op));
-    List<String> lines = new ArrayList<>();
-    byStatus.forEach((from, ops) -> {
-      Map<String, Long> ends = new TreeMap<>();
-      ops.forEach(op -> ends.merge(report.outcomes().get(op.id()).wireName(), 1L, Long::sum));
-      List<String> parts = new ArrayList<>();
-      ends.forEach((end, n) -> parts.add(n + " " + end));
-      StringBuilder line = new StringBuilder().append(ops.size()).append(' ')
-          .append(from.wireName()).append(" -> ").append(String.join(", ", parts));
-      if (ops.size() <= 3) {
-        line.append(" (").append(String.join(", ", ops.stream().map(Operation::id).toList()))
-            .append(')');
-      }
-      lines.add(line.toString());
-    });
-    if (lines.isEmpty()) {
-      lines.add("nothing to recover");
+    List<String> disagreements = check(summary, dir, replay, Path.of(jsonl));
+    if (!disagreements.isEmpty()) {
+      err.println("the summary does not agree with the files in " + dir + ":");
+      disagreements.forEach(line -> err.println("  " + line));
+      return 1;
     }
-    return lines;
+    out.println("  checked    recomputed from the files alone (journal replayed read-only,"
+        + " snapshots listed, blobs re-hashed): the summary agrees");
+    out.printf("done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+    return 0;
   }
 
-  private static JournalReplay.Result replay(Path dir, String out, PrintStream timeline,
-      PrintStream notes) throws IOException {
+  /**
+   * Where the printed summary disagrees with the store directory, the replay of its copy and
+   * the exported journal; empty if nowhere.
+   */
+  static List<String> check(RunSummary printed, Path dir, JournalReplay.Result replay,
+      Path jsonl) throws IOException {
+    List<String> problems = new ArrayList<>();
+    RunSummary fromFiles = RunSummary.read(dir, printed.planId());
+    if (!fromFiles.equals(printed)) {
+      List<String> a = printed.lines();
+      List<String> b = fromFiles.lines();
+      for (int i = 0; i < Math.max(a.size(), b.size()); i++) {
+        String left = i < a.size() ? a.get(i) : "(nothing)";
+        String right = i < b.size() ? b.get(i) : "(nothing)";
+        if (!left.equals(right)) {
+          problems.add("printed:    " + left.strip());
+          problems.add("from files: " + right.strip());
+        }
+      }
+      if (problems.isEmpty()) {
+        problems.add("printed " + printed + ", from files " + fromFiles);
+      }
+    }
+    if (replay.events() != printed.events()) {
+      problems.add("the replay of the copy read " + replay.events() + " events, the summary says "
+          + printed.events());
+    }
+    long lines;
+    try (Stream<String> all = Files.lines(jsonl)) {
+      lines = all.count();
+    }
+    if (lines != printed.events()) {
+      problems.add(jsonl + " has " + lines + " lines, the summary says " + printed.events()
+          + " events");
+    }
+    return problems;
+  }
+
+  private static JournalReplay.Result replay(Path dir, String out, PrintStream stdout,
+      PrintStream timeline, PrintStream notes) throws IOException {
     JournalReplay.Result result;
     if ("-".equals(out)) {
-      result = JournalReplay.replay(dir, System.out);
+      result = JournalReplay.replay(dir, stdout);
     } else {
       try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(Path.of(out)))) {
         result = JournalReplay.replay(dir, file);
@@ -143,24 +233,37 @@ public final class Demo {
     return result;
   }
 
-  private static String option(List<String> args, String name, String fallback) {
+  private static String option(List<String> args, String name, String fallback)
+      throws UsageException {
     int i = args.indexOf(name);
     if (i < 0) {
       return fallback;
     }
     if (i + 1 >= args.size()) {
-      usage(name + " needs a value");
+      throw new UsageException(name + " needs a value");
     }
     String value = args.get(i + 1);
     args.subList(i, i + 2).clear();
     return value;
   }
 
-  private static void usage(String problem) {
-    System.err.println(problem);
-    System.err.println("usage: Demo [--dir DIR] [--tasks N] [--seed S] [--threads T]");
-    System.err.println("       Demo replay DIR [--out FILE|-]");
-    System.exit(2);
+  private static int number(String value, String name, int min, int max)
+      throws UsageException {
+    return (int) number(value, name, (long) min, (long) max);
+  }
+
+  private static long number(String value, String name, long min, long max)
+      throws UsageException {
+    long n;
+    try {
+      n = Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + " needs a whole number: " + value);
+    }
+    if (n < min || n > max) {
+      throw new UsageException(name + " must be " + min + " to " + max + ": " + value);
+    }
+    return n;
   }
 
   private static void deletePreviousStore(Path dir) throws IOException {

@@ -1,6 +1,9 @@
 package dev.ledger.examples;
 
+import com.google.common.base.Preconditions;
 import dev.ledger.artifacts.fs.FileArtifactStore;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.io.BufferedReader;
@@ -11,33 +14,51 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The process-spawning shell around the orchestrator core: runs one plan in two sessions over
- * one directory.
+ * one directory. Every turn of the story waits for a condition on the ledger or on a process,
+ * never for a moment in time, so each run tells the same story; only the numbers (which
+ * worker ran what, how many conflicts) change.
  *
- * <p><b>Session 1.</b> Creates the plan, starts two worker processes (child JVMs with this
- * JVM's {@code java} and class path) and worker threads. Worker process {@code p1} hangs in
- * its second attempt and is killed with SIGKILL while that attempt runs; {@code p2} hangs in
- * its fourth. When {@code p2} hangs (or at three quarters of the plan), the orchestrator
- * drains: the running operations of live workers become {@code stop_requested}; the threads
- * cancel theirs and exit; {@code p2} does not answer within the grace period and is killed
- * too. {@code p1}'s operation stays {@code running} (the orchestrator knows nobody is there
- * to ask).
+ * <p><b>Session 1.</b> Creates the plan and starts worker processes {@code p1} and {@code p2}
+ * (child JVMs with this JVM's {@code java} and class path), each told to hang in its second
+ * attempt ({@link WorkerProcess}, {@code --hang-in-attempt 2}). They work alone until both
+ * hang: the first dispatch queues at least the four tasks without dependencies (a plan has
+ * them from {@link #MIN_TASKS} tasks on), so both get there whatever the timing. As soon as {@code p1} hangs it is killed with SIGKILL (a crash
+ * mid-attempt); its operation stays {@code running}. Once {@code p2} hangs, worker threads
+ * start. When three quarters of the tasks are done, or when nothing else can move (what is
+ * left waits on the two hung attempts), the orchestrator drains: the running operations of
+ * live workers become {@code stop_requested}, while {@code p1}'s stays {@code running} (it is
+ * known to be dead: nobody to ask). The threads acknowledge by cancelling theirs and stop;
+ * {@code p2}, hung, does not answer within the grace period and is killed too. Each kill is
+ * recorded in the journal as a {@code worker.killed} event.
  *
  * <p><b>Session 2</b> (a restart: fresh store instances over the same directory) recovers
- * what session 1 left pending, running or stop-requested, then finishes the plan with a new
- * worker process and new threads.
+ * what session 1 left: {@code p1}'s running operation goes back to pending, to run again as
+ * the same attempt; {@code p2}'s stop-requested one is cancelled and its task waits for a new
+ * attempt; pending ones stay pending. Worker process {@code p3} starts alone and claims one of
+ * them (there is always {@code p1}'s); then worker threads join and the plan runs to its end.
  */
 public final class LocalOrchestrator {
-  private static final long PHASE_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(40);
-  private static final long STOP_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+  /** The attempt, counted per worker from 1, in which {@code p1} and {@code p2} hang. */
+  static final int HANG_IN_ATTEMPT = 2;
+
+  /**
+   * The smallest plan that tells the whole story: from five tasks on, the first four have no
+   * dependency (the last task depends on the always-failing one), so the first dispatch
+   * queues four attempts, enough for {@code p1} and {@code p2} to reach their second each.
+   */
+  public static final int MIN_TASKS = 5;
+
+  private static final long WAIT_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(60);
+  private static final long STOP_GRACE_MILLIS = 500;
+  private static final Set<String> HANGING = Set.of("p1", "p2");
 
   /**
    * What to run.
@@ -45,24 +66,19 @@ public final class LocalOrchestrator {
    * @param dir the store directory (ledger and artifacts)
    * @param planId the plan's id, also the ledger's root id
    * @param seed the seed of the plan and of its failures
-   * @param tasks the number of tasks
+   * @param tasks the number of tasks, at least {@link #MIN_TASKS}
    * @param maxAttempts failed attempts after which a task fails for good
-   * @param threads worker threads per session (besides the worker processes)
+   * @param threads worker threads per session (besides the worker processes), at least 1
    */
   public record Config(Path dir, String planId, long seed, int tasks, int maxAttempts,
-      int threads) {}
-
-  /**
-   * What happened.
-   *
-   * @param summary the final numbers
-   * @param kills the worker processes killed, and what they were doing
-   * @param stopRequested operations the drain asked to stop
-   * @param recovered operations session 2 recovered, as found
-   * @param outcomes for each recovered operation (by id), how it ended
-   */
-  public record Report(RunSummary summary, List<String> kills, List<String> stopRequested,
-      List<Operation> recovered, Map<String, OperationStatus> outcomes) {}
+      int threads) {
+    /** Checks that the plan can tell the whole story. */
+    public Config {
+      Preconditions.checkArgument(tasks >= MIN_TASKS, "tasks must be at least %s: %s",
+          MIN_TASKS, tasks);
+      Preconditions.checkArgument(threads >= 1, "threads must be at least 1: %s", threads);
+    }
+  }
 
   private final Config config;
   private final Progress progress;
@@ -70,134 +86,219 @@ public final class LocalOrchestrator {
   private final List<Process> children = new ArrayList<>();
   private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
 
-  /** An orchestrator for {@code config}, reporting on {@code progress}. */
+  /**
+   * An orchestrator for {@code config}, reporting on {@code progress}.
+   *
+   * @param config what to run
+   * @param progress where to show progress and notes
+   */
   public LocalOrchestrator(Config config, Progress progress) {
     this.config = config;
     this.progress = progress;
     this.logs = config.dir().resolveSibling(config.dir().getFileName() + "-logs");
   }
 
-  /** Runs both sessions; child processes still alive on failure are killed. */
-  public Report run() throws IOException, InterruptedException {
+  /**
+   * Runs both sessions; child processes still alive on failure are killed. Worker processes
+   * write their logs to the directory {@code <dir>-logs}.
+   *
+   * @return the summary as the orchestrator knows it at the end
+   * @throws IOException if a worker process cannot be started
+   * @throws InterruptedException if interrupted while waiting
+   * @throws IllegalStateException if a worker fails, or a turn of the story does not come
+   *     within a minute
+   */
+  public RunSummary run() throws IOException, InterruptedException {
     Files.createDirectories(logs);
     try {
-      List<String> kills = new ArrayList<>();
-      List<String> stopped = sessionOne(kills);
-      return sessionTwo(kills, stopped);
+      return sessionTwo(sessionOne());
     } finally {
       children.forEach(Process::destroyForcibly);
     }
   }
 
-  private List<String> sessionOne(List<String> kills) throws IOException, InterruptedException {
-    boolean otherKilled = false;
+  private List<WorkerKill> sessionOne() throws IOException, InterruptedException {
+    List<WorkerKill> kills = new ArrayList<>();
     try (FileLedgerStore store = FileLedgerStore.open(config.dir());
         FileArtifactStore artifacts = FileArtifactStore.open(config.dir())) {
       Ledger<PlanState> ledger = store.ledger(config.planId(), PlanState.class);
+      PlanLedger orchestrator = new PlanLedger(ledger);
       Orchestration.create(ledger, Plans.generate(config.planId(), config.seed(), config.tasks(),
           config.maxAttempts()));
-      progress.note("session 1: plan " + config.planId() + ", " + config.tasks()
-          + " tasks; worker processes p1 and p2, " + config.threads() + " worker threads");
-      Process victim = spawn("p1", 2);
-      Process other = spawn("p2", 4);
-      List<Thread> threads = startThreads(store, artifacts, 1);
-      List<String> stopped = new ArrayList<>();
-      long drainedAt = 0;
-      long deadline = System.nanoTime() + PHASE_DEADLINE_NANOS;
-      while (true) {
+      progress.note("session 1: plan " + config.planId() + ", " + Plural.of(config.tasks(), "task")
+          + ", each given up after " + Plural.of(config.maxAttempts(), "failed attempt"));
+      progress.note("session 1: worker processes p1 and p2 start, each told to hang in its"
+          + " second attempt");
+      Process p1 = spawn("p1", HANG_IN_ATTEMPT);
+      Process p2 = spawn("p2", HANG_IN_ATTEMPT);
+
+      Operation p2Hangs = null;
+      long deadline = deadline();
+      while (kills.isEmpty() || p2Hangs == null) {
         PlanState s = ledger.load().state();
         progress.show("session 1", s);
-        if (kills.isEmpty() && victim.isAlive()) {
-          Optional<Operation> hung = hung(s, "p1", 2);
-          if (hung.isPresent()) {
-            victim.destroyForcibly().waitFor();
-            kills.add("worker process p1 (pid " + victim.pid() + ") killed with SIGKILL while"
-                + " it ran " + hung.get().id());
-            progress.note(kills.get(0));
+        if (kills.isEmpty()) {
+          expectAlive(p1, "p1");
+          Optional<Operation> p1Hangs = hanging(s, "p1");
+          if (p1Hangs.isPresent()) {
+            WorkerKill kill = kill(p1, "p1", p1Hangs.get(),
+                "it hung, as told, and stands for a worker that crashed mid-attempt");
+            Orchestration.recordKill(orchestrator, kill);
+            kills.add(kill);
+            progress.note("p1 hangs in " + kill.operation() + ": killed with SIGKILL");
           }
         }
-        boolean victimGone = !kills.isEmpty() || !victim.isAlive();
-        long done = s.countTasks(t -> t.status().terminal());
-        if (drainedAt == 0 && victimGone
-            && (hung(s, "p2", 4).isPresent() || done * 4 >= s.tasks().size() * 3)) {
-          // The orchestrator knows p1 is dead: nobody to ask, its operation stays running.
-          stopped.addAll(Orchestration.requestDrain(new PlanLedger(ledger), Set.of("p1")));
-          drainedAt = System.nanoTime();
-          progress.note("draining at " + done + "/" + s.tasks().size()
-              + " tasks; stop requested for " + stopped);
+        expectAlive(p2, "p2");
+        if (p2Hangs == null) {
+          p2Hangs = hanging(s, "p2").orElse(null);
         }
-        if (drainedAt != 0 && other.isAlive()
-            && System.nanoTime() - drainedAt > STOP_GRACE_NANOS) {
-          other.destroyForcibly().waitFor();
-          kills.add("worker process p2 (pid " + other.pid() + ") did not acknowledge the stop"
-              + " request within " + TimeUnit.NANOSECONDS.toMillis(STOP_GRACE_NANOS)
-              + " ms; killed with SIGKILL");
-          progress.note(kills.get(kills.size() - 1));
-          otherKilled = true;
-        }
-        if ((drainedAt != 0 || s.complete()) && threads.stream().noneMatch(Thread::isAlive)
-            && !other.isAlive() && victimGone) {
-          break;
-        }
-        checkProgress(deadline);
-        TimeUnit.MILLISECONDS.sleep(10);
+        waitALittle(deadline, "p1 and p2 to hang in their second attempt");
       }
-      joinAll(threads, otherKilled ? null : other);
+      List<Thread> threads = startThreads(store, artifacts, 1);
+      progress.note("p2 hangs in " + p2Hangs.id() + "; worker threads "
+          + threadNames(1) + " start");
+
+      deadline = deadline();
+      PlanState s;
+      while (!((s = ledger.load().state()).countTasks(t -> t.status().terminal()) * 4
+          >= s.tasks().size() * 3L || stuck(s))) {
+        progress.show("session 1", s);
+        expectAlive(p2, "p2");
+        waitALittle(deadline, "three quarters of the tasks to be done");
+      }
+      progress.show("session 1", s);
+      List<String> stopped = Orchestration.requestDrain(orchestrator, Set.of("p1"));
+      long drainedAt = System.nanoTime();
+      // After the drain commit no task can end in this session: the count is the drain's.
+      PlanState drained = ledger.load().state();
+      progress.note("draining at " + drained.countTasks(t -> t.status().terminal()) + "/"
+          + drained.tasks().size() + " tasks done" + (stuck(s) ? " (the rest waits on the hung"
+          + " attempts)" : "") + "; stop requested for " + withOwners(drained, stopped));
+
+      joinThreads(threads, deadline());
+      long graceLeft = STOP_GRACE_MILLIS
+          - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - drainedAt);
+      if (p2.waitFor(Math.max(0, graceLeft), TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("p2 exited with " + p2.exitValue()
+            + " although told to hang; see " + logs.resolve("p2.log"));
+      }
+      WorkerKill kill = kill(p2, "p2", p2Hangs, "it did not acknowledge the stop request within "
+          + STOP_GRACE_MILLIS + " ms");
+      Orchestration.recordKill(orchestrator, kill);
+      kills.add(kill);
+      progress.note("worker threads stopped; p2 did not acknowledge within " + STOP_GRACE_MILLIS
+          + " ms: killed with SIGKILL");
       PlanState end = ledger.load().state();
       progress.show("session 1", end);
       progress.note("session 1 stopped, leaving " + describe(end.recoverable()));
-      return stopped;
+      return kills;
     }
   }
 
-  private Report sessionTwo(List<String> kills, List<String> stopped)
+  private RunSummary sessionTwo(List<WorkerKill> kills)
       throws IOException, InterruptedException {
     // A restart: fresh store instances over the same directory.
     try (FileLedgerStore store = FileLedgerStore.open(config.dir());
         FileArtifactStore artifacts = FileArtifactStore.open(config.dir())) {
       Ledger<PlanState> ledger = store.ledger(config.planId(), PlanState.class);
       List<Operation> recovered = Orchestration.recover(new PlanLedger(ledger));
-      progress.note("session 2: restarted on fresh stores; recovering " + describe(recovered));
-      Process worker = spawn("p3", 0);
-      List<Thread> threads = startThreads(store, artifacts, config.threads() + 1);
-      long deadline = System.nanoTime() + PHASE_DEADLINE_NANOS;
-      PlanState s;
-      while (!((s = ledger.load().state()).complete()
-          && threads.stream().noneMatch(Thread::isAlive) && !worker.isAlive())) {
-        progress.show("session 2", s);
-        checkProgress(deadline);
-        TimeUnit.MILLISECONDS.sleep(10);
+      progress.note("session 2: restarted on fresh stores; recovered " + describe(recovered));
+      progress.note("session 2: worker process p3 starts alone");
+      Process p3 = spawn("p3", 0);
+      long deadline = deadline();
+      List<String> claimed;
+      while ((claimed = claimedBy(ledger.load().state(), "p3")).isEmpty()) {
+        expectAlive(p3, "p3");
+        waitALittle(deadline, "p3 to claim an operation");
       }
-      joinAll(threads, worker);
+      List<Thread> threads = startThreads(store, artifacts, config.threads() + 1);
+      progress.note("p3 claimed " + String.join(", ", claimed) + "; worker threads "
+          + threadNames(config.threads() + 1) + " start");
+      deadline = deadline();
+      PlanState s;
+      while (!(s = ledger.load().state()).complete() || p3.isAlive()
+          || threads.stream().anyMatch(Thread::isAlive)) {
+        progress.show("session 2", s);
+        waitALittle(deadline, "the plan to complete");
+      }
+      joinThreads(threads, deadline);
+      if (p3.waitFor() != 0) {
+        throw new IllegalStateException("p3 exited with " + p3.exitValue() + "; see "
+            + logs.resolve("p3.log"));
+      }
       progress.show("session 2", s);
       progress.end();
-      Map<String, OperationStatus> outcomes = new TreeMap<>();
-      for (Operation op : recovered) {
-        outcomes.put(op.id(), s.operations().get(op.id()).status());
+      long events;
+      try (Stream<Event> all = ledger.replay(Cursor.START)) {
+        events = all.count();
       }
-      return new Report(RunSummary.of(ledger.load(), artifacts), List.copyOf(kills), stopped,
-          recovered, outcomes);
+      return RunSummary.of(ledger.load(), artifacts, kills, recovered, events);
     }
   }
 
-  /** The operation {@code worker} runs if it has claimed at least {@code claims}. */
-  private static Optional<Operation> hung(PlanState s, String worker, int claims) {
-    if (s.countOperations(o -> worker.equals(o.owner())) < claims) {
+  /** The operation {@code worker} hangs in: its {@link #HANG_IN_ATTEMPT}-th, once running. */
+  private static Optional<Operation> hanging(PlanState s, String worker) {
+    if (s.countOperations(o -> worker.equals(o.owner())) < HANG_IN_ATTEMPT) {
       return Optional.empty();
     }
+    // A worker runs one operation at a time: its running one is the last it claimed.
     return s.operations().values().stream()
-        .filter(o -> o.status() == OperationStatus.RUNNING && worker.equals(o.owner()))
+        .filter(o -> worker.equals(o.owner()) && o.status() == OperationStatus.RUNNING)
         .findFirst();
+  }
+
+  /** The operations {@code worker} claimed, in id order. */
+  private static List<String> claimedBy(PlanState s, String worker) {
+    return s.operations().values().stream().filter(o -> worker.equals(o.owner()))
+        .map(Operation::id).toList();
+  }
+
+  /**
+   * Whether nothing can move until the hung attempts end: no task ready, nothing pending and
+   * no attempt running but theirs.
+   */
+  private static boolean stuck(PlanState s) {
+    return s.ready().isEmpty()
+        && s.countOperations(o -> o.status() == OperationStatus.PENDING) == 0
+        && s.countOperations(o -> o.status() == OperationStatus.RUNNING
+            && !HANGING.contains(o.owner())) == 0;
+  }
+
+  private static String withOwners(PlanState s, List<String> ids) {
+    List<String> parts = new ArrayList<>();
+    ids.forEach(id -> parts.add(id + " (" + s.operations().get(id).owner() + ")"));
+    return String.join(", ", parts);
   }
 
   private static String describe(List<Operation> ops) {
     if (ops.isEmpty()) {
-      return "no recoverable operations";
+      return "no recoverable operation";
     }
     List<String> parts = new ArrayList<>();
     ops.forEach(o -> parts.add(o.id() + " (" + o.status().wireName()
         + (o.owner() == null ? "" : ", " + o.owner()) + ")"));
-    return ops.size() + " recoverable operations: " + String.join(", ", parts);
+    return Plural.of(ops.size(), "recoverable operation") + ": " + String.join(", ", parts);
+  }
+
+  private WorkerKill kill(Process process, String worker, Operation op, String reason)
+      throws InterruptedException {
+    process.destroyForcibly(); // SIGKILL: no shutdown hook, no finally block runs
+    if (!process.waitFor(WAIT_DEADLINE_NANOS, TimeUnit.NANOSECONDS)) {
+      throw new IllegalStateException(worker + " survived SIGKILL");
+    }
+    return new WorkerKill(worker, process.pid(), op.id(), reason);
+  }
+
+  private String threadNames(int first) {
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < config.threads(); i++) {
+      names.add("t" + (first + i));
+    }
+    if (names.size() == 1) {
+      return names.get(0);
+    }
+    return String.join(", ", names.subList(0, names.size() - 1)) + " and "
+        + names.get(names.size() - 1);
   }
 
   private List<Thread> startThreads(FileLedgerStore store, FileArtifactStore artifacts,
@@ -221,12 +322,17 @@ public final class LocalOrchestrator {
     return threads;
   }
 
-  private Process spawn(String worker, int hangAfter) throws IOException {
+  private Process spawn(String worker, int hangInAttempt) throws IOException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    ProcessBuilder builder = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC",
+    List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-Dslf4j.internal.verbosity=ERROR",
         "-cp", System.getProperty("java.class.path"), WorkerProcess.class.getName(),
-        config.dir().toString(), config.planId(), worker, Integer.toString(hangAfter));
+        config.dir().toString(), config.planId(), worker));
+    if (hangInAttempt > 0) {
+      command.addAll(List.of("--hang-in-attempt", Integer.toString(hangInAttempt)));
+    }
+    ProcessBuilder builder = new ProcessBuilder(command);
+    // Standard input stays an open pipe: the worker exits when it closes (this JVM is gone).
     builder.redirectError(ProcessBuilder.Redirect.to(logs.resolve(worker + ".log").toFile()));
     Process process = builder.start();
     children.add(process);
@@ -239,22 +345,36 @@ public final class LocalOrchestrator {
     return process;
   }
 
-  private void joinAll(List<Thread> threads, Process process) throws InterruptedException {
-    for (Thread t : threads) {
-      t.join();
-    }
-    checkFailures();
-    if (process != null && process.waitFor() != 0) {
-      throw new IllegalStateException("worker process exited with " + process.exitValue()
-          + "; see " + logs);
+  private void expectAlive(Process process, String worker) {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("worker process " + worker + " exited with "
+          + process.exitValue() + " before its turn in the story; see "
+          + logs.resolve(worker + ".log"));
     }
   }
 
-  private void checkProgress(long deadline) {
+  private void joinThreads(List<Thread> threads, long deadline) throws InterruptedException {
+    for (Thread t : threads) {
+      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      if (t.isAlive()) {
+        throw new IllegalStateException(t.getName() + " did not stop in time");
+      }
+    }
+    checkFailures();
+  }
+
+  private static long deadline() {
+    return System.nanoTime() + WAIT_DEADLINE_NANOS;
+  }
+
+  /** Between two looks at the ledger: fails on a worker failure or past the deadline. */
+  private void waitALittle(long deadline, String waitingFor) throws InterruptedException {
     checkFailures();
     if (System.nanoTime() > deadline) {
-      throw new IllegalStateException("session did not finish in time; worker logs in " + logs);
+      throw new IllegalStateException("waited a minute for " + waitingFor
+          + "; worker logs in " + logs);
     }
+    TimeUnit.MILLISECONDS.sleep(10);
   }
 
   private void checkFailures() {

@@ -62,6 +62,23 @@ public final class Orchestration {
   }
 
   /**
+   * Records that the orchestrator killed a worker process: one event {@code worker.killed}
+   * (worker, pid, operation, reason), state unchanged. The operation stays as it was,
+   * {@code running} or {@code stop_requested}, for the next session's recovery to find.
+   * Idempotent per worker and session (command {@code killed/<worker>/session-<n>}).
+   *
+   * @param ledger the plan's ledger
+   * @param kill what was killed, and why
+   */
+  public static void recordKill(PlanLedger ledger, WorkerKill kill) {
+    ledger.apply(state -> Optional.of(
+        Transition.of("killed/" + kill.worker() + "/session-" + state.session(), state)
+            .event("worker.killed", Map.of("worker", kill.worker(), "pid", kill.pid(),
+                "operation", kill.operation(), "reason", kill.reason()))
+            .build()));
+  }
+
+  /**
    * Starts a new orchestrator session after a restart and brings every recoverable operation
    * of the previous ones to a state the new workers can finish: a {@code pending} one stays
    * pending; a {@code running} one, whose owner died with the old session, goes back to

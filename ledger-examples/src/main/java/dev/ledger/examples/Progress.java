@@ -33,11 +33,10 @@ public final class Progress {
     int total = s.tasks().size();
     int filled = total == 0 ? 0 : (int) (10 * done / total);
     long stopping = s.countOperations(o -> o.status() == OperationStatus.STOP_REQUESTED);
-    String line = String.format("%s [%s%s] %d/%d done  %d attempts  %d conflicts  %d pending"
-            + " %d running%s",
+    // Attempts as the summary counts them: every operation dispatched, whatever its status.
+    String line = String.format("%s [%s%s] %d/%d done  %s  %s  %d pending %d running%s",
         phase, "#".repeat(filled), ".".repeat(10 - filled), done, total,
-        s.countOperations(o -> o.status() == OperationStatus.SUCCEEDED
-            || o.status() == OperationStatus.FAILED), s.conflicts(),
+        Plural.of(s.operations().size(), "attempt"), Plural.of(s.conflicts(), "conflict"),
         s.countOperations(o -> o.status() == OperationStatus.PENDING),
         s.countOperations(o -> o.status() == OperationStatus.RUNNING),
         stopping == 0 ? "" : " " + stopping + " stopping");

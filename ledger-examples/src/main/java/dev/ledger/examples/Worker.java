@@ -158,8 +158,11 @@ public final class Worker {
       }
       Task task = state.task(op.task());
       if (op.status() == OperationStatus.STOP_REQUESTED) {
+        // A snapshot frozen before the stop request arrived stays on record with the attempt.
         return Optional.of(Transition.of("cancel/" + opId + "/" + id, state)
-            .operation(op.withStatus(OperationStatus.CANCELLED), Map.of("reason", "stop requested"))
+            .operation(op.finished(OperationStatus.CANCELLED, snapshotId, null),
+                snapshotId == null ? Map.of("reason", "stop requested")
+                    : Map.of("reason", "stop requested", "snapshot", snapshotId))
             .task(task.withStatus(TaskStatus.WAITING), opId)
             .build());
       }
