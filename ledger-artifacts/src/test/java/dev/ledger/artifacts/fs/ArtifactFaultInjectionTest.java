@@ -11,6 +11,7 @@ import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -99,14 +100,14 @@ class ArtifactFaultInjectionTest {
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "LINK", "CREATE", "DELETE"})
   void everyFailedOperationLeavesAcknowledgedArtifactsIntact(Op op) throws IOException {
     int faults = 0;
-    for (boolean persistent : new boolean[] {false, true}) {
+    for (Persistence persistence : Persistence.values()) {
       for (int n = 1; ; n++) {
-        String context = op + (persistent ? " persistent" : " transient") + " fault at #" + n;
-        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistent + "-" + n));
+        String context = op + " " + persistence + " fault at #" + n;
+        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistence + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
         FileArtifactStore.open(root, options()).close();
-        fs.failAt(op, n, persistent);
+        fs.failAt(op, n, persistence);
         Acks acks = new Acks();
         try (FileArtifactStore store = FileArtifactStore.open(root, options())) {
           script(store, acks);

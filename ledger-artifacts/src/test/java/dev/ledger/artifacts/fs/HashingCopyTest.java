@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,7 +91,7 @@ class HashingCopyTest {
     byte[] bytes = new byte[40 * CHUNK];
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
-      fs.failAt(Op.FORCE, 1, true);
+      fs.failAt(Op.FORCE, 1, Persistence.PERSISTENT);
       assertThatThrownBy(() -> HashingCopy.copy(new ByteArrayInputStream(bytes), channel,
           Sha256.newDigest(), CHUNK)).isInstanceOf(IOException.class);
     }
@@ -140,7 +141,7 @@ class HashingCopyTest {
       Arrays.fill(bytes, (byte) 7);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {
-        fs.failAt(Op.WRITE, nth, false);
+        fs.failAt(Op.WRITE, nth, Persistence.TRANSIENT);
         assertThatThrownBy(() -> HashingCopy.copy(new ByteArrayInputStream(bytes), channel,
             Sha256.newDigest())).as("write #%s fails", nth).isInstanceOf(IOException.class);
       }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -137,17 +138,17 @@ class FaultInjectionTest {
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE", "TRUNCATE"})
   void everyFailedOperationLeavesTheLastAcknowledgedStateIntact(Op op) throws IOException {
     long faults = 0;
-    for (boolean persistent : new boolean[] {false, true}) {
+    for (Persistence persistence : Persistence.values()) {
       for (int n = 1; ; n++) {
-        String context = op + (persistent ? " persistent" : " transient") + " fault at #" + n;
-        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistent + "-" + n));
+        String context = op + " " + persistence + " fault at #" + n;
+        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistence + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
         FileLedgerStore store = FileLedgerStore.open(root, options());
         Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
         run(ledger, 0, BASELINE);
         long before = fs.injected();
-        fs.failAt(op, n, persistent);
+        fs.failAt(op, n, persistence);
         LedgerException failure = null;
         try {
           run(ledger, acked, BASELINE + SCRIPT);
@@ -248,7 +249,7 @@ class FaultInjectionTest {
       Files.write(FaultyFileSystem.real(root).resolve("ledgers/root-1/.state.json.tmp"),
           new byte[] {1, 2, 3});
       long before = fs.injected();
-      fs.failAt(op, n, false);
+      fs.failAt(op, n, Persistence.TRANSIENT);
       try (FileLedgerStore store = FileLedgerStore.open(root, options())) {
         Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
         store.rootIds();
