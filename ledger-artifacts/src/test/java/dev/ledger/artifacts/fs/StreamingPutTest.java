@@ -2,7 +2,7 @@ package dev.ledger.artifacts.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ledger.artifacts.ChildJvm;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,11 +22,11 @@ class StreamingPutTest {
   @Test
   void largeStreamIsStoredAndVerifiedUnderASmallHeap() throws Exception {
     long seed = System.nanoTime();
-    try (ChildJvm child = ChildJvm.start(dir, List.of("-Xmx64m"), StreamingPutChild.class,
+    try (ChildJvm child = ChildJvm.start(List.of("-Xmx64m"), StreamingPutChild.class,
         dir.resolve("store").toString(), String.valueOf(MIB), String.valueOf(seed))) {
       String line;
       try {
-        line = child.readLine();
+        line = child.nextLine(Duration.ofSeconds(120));
         child.awaitSuccess(Duration.ofSeconds(120));
       } catch (AssertionError e) {
         throw new AssertionError("generator seed " + seed + ": " + e.getMessage(), e);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

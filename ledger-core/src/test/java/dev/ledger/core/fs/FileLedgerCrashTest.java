@@ -8,6 +8,7 @@ import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import dev.ledger.core.Ledger;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 
 /**
