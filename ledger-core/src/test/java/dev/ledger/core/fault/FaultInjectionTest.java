@@ -18,6 +18,8 @@ import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +31,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,6 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * fail or cut power at the n-th operation of each kind, for n = 1, 2, ... until the script
  * completes, and check after each fault that no acknowledged commit was lost or altered.
  */
+@ExtendWith(SeedExtension.class)
 class FaultInjectionTest {
   private static final int SCALE = Integer.getInteger("ledger.torture.scale", 1);
   private static final int BASELINE = 3;
@@ -182,13 +186,12 @@ class FaultInjectionTest {
 
   @ParameterizedTest
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE", "TRUNCATE"})
-  void powerCutAtEveryOperationLosesNothingAcknowledged(Op op) throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void powerCutAtEveryOperationLosesNothingAcknowledged(Op op, TestSeed seed) throws IOException {
+    Random random = seed.random();
     int cuts = 0;
     for (int round = 0; round < SCALE; round++) {
       for (int n = 1; ; n++) {
-        String context = "seed " + seed + " round " + round + ": power cut at " + op + " #" + n;
+        String context = seed + " round " + round + ": power cut at " + op + " #" + n;
         Path dir = Files.createDirectories(tmp.resolve("cut-" + op + "-" + round + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
@@ -211,16 +214,15 @@ class FaultInjectionTest {
       }
     }
     assertThat(cuts).isPositive();
-    System.out.printf("power-cut loop %s: %d cuts (seed %d)%n", op, cuts, seed);
+    System.out.printf("power-cut loop %s: %d cuts (%s)%n", op, cuts, seed);
   }
 
   @Test
-  void powerCutBetweenCommitsKeepsEveryAcknowledgedCommit() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void powerCutBetweenCommitsKeepsEveryAcknowledgedCommit(TestSeed seed) throws IOException {
+    Random random = seed.random();
     for (int prefix = 0; prefix <= BASELINE + SCRIPT; prefix++) {
       for (int trial = 0; trial < SCALE; trial++) {
-        String context = "seed " + seed + ": cut after " + prefix + " commits, trial " + trial;
+        String context = seed + ": cut after " + prefix + " commits, trial " + trial;
         Path dir = Files.createDirectories(tmp.resolve("between-" + prefix + "-" + trial));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
