@@ -156,7 +156,8 @@ public final class DirectoryAssert extends AbstractAssert<DirectoryAssert, Path>
       for (Map.Entry<String, Path> file : files.entrySet()) {
         Path target = golden.resolve(file.getKey());
         Files.createDirectories(target.getParent());
-        Files.copy(file.getValue(), target);
+        // Bytes only: the golden tree gets ordinary permissions, not the store's.
+        Files.write(target, Files.readAllBytes(file.getValue()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("rewriting golden directory " + golden, e);

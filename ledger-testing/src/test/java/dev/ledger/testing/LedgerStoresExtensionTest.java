@@ -218,7 +218,8 @@ class LedgerStoresExtensionTest {
   void contradictionsAreRefusedNamingTheParameterOrField() {
     Events kind = run(ContradictoryKind.class);
     assertThat(kind.failed().count()).isEqualTo(1);
-    assertThat(failureOf(kind)).hasMessageContaining("a InMemoryLedgerStore cannot be a FILE store");
+    assertThat(failureOf(kind))
+        .hasMessageContaining("a InMemoryLedgerStore cannot be a FILE store");
     Events type = run(WrongFieldType.class);
     assertThat(type.failed().count()).isEqualTo(1);
     assertThat(failureOf(type)).hasMessageContaining("notAStore");
