@@ -11,4 +11,7 @@ module dev.ledger.testing.base {
 
   exports dev.ledger.testing.base;
   exports dev.ledger.testing.fault;
+
+  // JUnit instantiates SeedExtension reflectively.
+  opens dev.ledger.testing.base to org.junit.platform.commons;
 }

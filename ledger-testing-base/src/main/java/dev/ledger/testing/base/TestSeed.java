@@ -32,6 +32,9 @@ public record TestSeed(long root, String name, long value) {
   /**
    * Checks the components.
    *
+   * @param root the run's root seed
+   * @param name the test's name
+   * @param value the test's own seed
    * @throws NullPointerException if {@code name} is null
    */
   public TestSeed {

@@ -289,6 +289,11 @@ public final class FaultLoop {
     /**
      * Checks the components.
      *
+     * @param op the kind of operation
+     * @param nth which operation of that kind
+     * @param ioError empty for a power cut
+     * @param thrown what the code threw, if anything
+     * @param lost what a power cut lost
      * @throws NullPointerException if a component is null
      */
     public Fault {
