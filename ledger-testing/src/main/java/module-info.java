@@ -1,7 +1,9 @@
 /**
  * The kit for tests of code built on ledger, and for other backends: the contract suites
- * every {@code LedgerStore} and {@code ArtifactStore} must pass, with the fault-injecting file
- * system and the settable clock of {@code dev.ledger.testing.base} (required transitively).
+ * every {@code LedgerStore} and {@code ArtifactStore} must pass; a JUnit 5 extension that
+ * gives a test its stores on a temporary directory or in memory, on a clock the test moves;
+ * golden-directory assertions; and, from {@code dev.ledger.testing.base} (required
+ * transitively), the fault-injecting file system, the crash loop, child JVMs and seeds.
  */
 module dev.ledger.testing {
   requires transitive dev.ledger.core;

@@ -11,6 +11,9 @@ import dev.ledger.artifacts.ContentId;
 import dev.ledger.core.LedgerException;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +25,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,6 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * I/O error and power-cut loops for blob put and freeze, on core's fault-injecting file
  * system: after every fault, what was acknowledged is intact and a retry succeeds.
  */
+@ExtendWith(SeedExtension.class)
 class ArtifactFaultInjectionTest {
   private static final byte[] A = "blob A: the first output".getBytes(StandardCharsets.UTF_8);
   private static final byte[] B = "blob B: the second output, a little longer"
@@ -99,14 +104,14 @@ class ArtifactFaultInjectionTest {
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "LINK", "CREATE", "DELETE"})
   void everyFailedOperationLeavesAcknowledgedArtifactsIntact(Op op) throws IOException {
     int faults = 0;
-    for (boolean persistent : new boolean[] {false, true}) {
+    for (Persistence persistence : Persistence.values()) {
       for (int n = 1; ; n++) {
-        String context = op + (persistent ? " persistent" : " transient") + " fault at #" + n;
-        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistent + "-" + n));
+        String context = op + " " + persistence + " fault at #" + n;
+        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistence + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
         FileArtifactStore.open(root, options()).close();
-        fs.failAt(op, n, persistent);
+        fs.failAt(op, n, persistence);
         Acks acks = new Acks();
         try (FileArtifactStore store = FileArtifactStore.open(root, options())) {
           script(store, acks);
@@ -127,12 +132,12 @@ class ArtifactFaultInjectionTest {
 
   @ParameterizedTest
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "LINK", "CREATE"})
-  void powerCutAtEveryOperationLosesNoAcknowledgedArtifact(Op op) throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void powerCutAtEveryOperationLosesNoAcknowledgedArtifact(Op op, TestSeed seed)
+      throws IOException {
+    Random random = seed.random();
     int cuts = 0;
     for (int n = 1; ; n++) {
-      String context = "seed " + seed + ": power cut at " + op + " #" + n;
+      String context = seed + ": power cut at " + op + " #" + n;
       Path dir = Files.createDirectories(tmp.resolve("cut-" + op + "-" + n));
       FaultyFileSystem fs = FaultyFileSystem.over(dir);
       Path root = fs.root().resolve("store");
@@ -151,6 +156,6 @@ class ArtifactFaultInjectionTest {
       cuts++;
       verify(root, acks, context);
     }
-    System.out.printf("artifact power-cut loop %s: %d cuts (seed %d)%n", op, cuts, seed);
+    System.out.printf("artifact power-cut loop %s: %d cuts (%s)%n", op, cuts, seed);
   }
 }

@@ -2,8 +2,8 @@ package dev.ledger.artifacts.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ledger.artifacts.ChildJvm;
 import dev.ledger.artifacts.CleanupMode;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -22,10 +22,10 @@ class CrashTest {
   @Test
   void putKilledMidwayLeavesOnlyATempFileThatCollectionRemoves() throws Exception {
     Path base = dir.resolve("store");
-    try (ChildJvm child = ChildJvm.start(dir, List.of("-Xmx64m"), CrashChild.class,
+    try (ChildJvm child = ChildJvm.start(List.of("-Xmx64m"), CrashChild.class,
         base.toString())) {
-      assertThat(child.readLine()).isEqualTo("streaming");
-      child.kill(Duration.ofSeconds(30));
+      assertThat(child.nextLine(Duration.ofSeconds(60))).isEqualTo("streaming");
+      child.kill();
     }
     try (FileArtifactStore store = FileArtifactStore.open(base)) {
       assertThat(store.blobs().verify().checked()).isZero();

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,41 +18,49 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The two-thread hashing copy: exact bytes and digest, and no writer left behind. */
+@ExtendWith(SeedExtension.class)
 class HashingCopyTest {
   private static final int CHUNK = HashingCopy.CHUNK_BYTES;
 
   @TempDir
   Path dir;
 
+  /** Joins every blob writer thread, within one deadline for all: none may outlive a copy. */
   @AfterEach
   void noWriterThreadLeft() throws InterruptedException {
-    for (int i = 0; i < 100 && writerAlive(); i++) {
-      Thread.sleep(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+    for (Thread writer : writers()) {
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        TimeUnit.NANOSECONDS.timedJoin(writer, left);
+      }
     }
-    assertThat(writerAlive()).as("a blob writer thread is still running").isFalse();
+    assertThat(writers()).as("blob writer threads still running").isEmpty();
   }
 
-  private static boolean writerAlive() {
+  private static List<Thread> writers() {
     return Thread.getAllStackTraces().keySet().stream()
-        .anyMatch(t -> t.getName().startsWith("ledger-blob-") && t.isAlive());
+        .filter(t -> t.getName().startsWith("ledger-blob-") && t.isAlive()).toList();
   }
 
   @ParameterizedTest(name = "{0} bytes")
   @ValueSource(ints = {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 17, 9 * CHUNK})
-  void copiesEveryByteInOrderAndHashesThem(int size) throws Exception {
-    long seed = System.nanoTime();
+  void copiesEveryByteInOrderAndHashesThem(int size, TestSeed seed) throws Exception {
     byte[] bytes = new byte[size];
-    new Random(seed).nextBytes(bytes);
+    seed.random().nextBytes(bytes);
     Path file = dir.resolve("copy");
     MessageDigest digest = Sha256.newDigest();
     long copied;
@@ -59,18 +70,17 @@ class HashingCopyTest {
             StandardOpenOption.WRITE)) {
       copied = HashingCopy.copy(in, channel, digest);
     }
-    assertThat(copied).as("seed %s", seed).isEqualTo(size);
-    assertThat(Files.readAllBytes(file)).as("seed %s", seed).isEqualTo(bytes);
-    assertThat(digest.digest()).as("seed %s", seed)
+    assertThat(copied).as("%s", seed).isEqualTo(size);
+    assertThat(Files.readAllBytes(file)).as("%s", seed).isEqualTo(bytes);
+    assertThat(digest.digest()).as("%s", seed)
         .isEqualTo(MessageDigest.getInstance("SHA-256").digest(bytes));
   }
 
   @ParameterizedTest(name = "a background force every {0} bytes")
   @ValueSource(ints = {1, CHUNK, 3 * CHUNK})
-  void backgroundForcesChangeNoByte(int flushEvery) throws Exception {
-    long seed = System.nanoTime();
+  void backgroundForcesChangeNoByte(int flushEvery, TestSeed seed) throws Exception {
     byte[] bytes = new byte[11 * CHUNK + 3];
-    new Random(seed).nextBytes(bytes);
+    seed.random().nextBytes(bytes);
     FaultyFileSystem fs = FaultyFileSystem.over(dir);
     Path file = fs.root().resolve("copy");
     MessageDigest digest = Sha256.newDigest();
@@ -79,7 +89,7 @@ class HashingCopyTest {
       assertThat(HashingCopy.copy(new ByteArrayInputStream(bytes), channel, digest,
           flushEvery)).isEqualTo(bytes.length);
     }
-    assertThat(Files.readAllBytes(dir.resolve("copy"))).as("seed %s", seed).isEqualTo(bytes);
+    assertThat(Files.readAllBytes(dir.resolve("copy"))).as("%s", seed).isEqualTo(bytes);
     assertThat(digest.digest()).isEqualTo(MessageDigest.getInstance("SHA-256").digest(bytes));
   }
 
@@ -90,7 +100,7 @@ class HashingCopyTest {
     byte[] bytes = new byte[40 * CHUNK];
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
-      fs.failAt(Op.FORCE, 1, true);
+      fs.failAt(Op.FORCE, 1, Persistence.PERSISTENT);
       assertThatThrownBy(() -> HashingCopy.copy(new ByteArrayInputStream(bytes), channel,
           Sha256.newDigest(), CHUNK)).isInstanceOf(IOException.class);
     }
@@ -140,7 +150,7 @@ class HashingCopyTest {
       Arrays.fill(bytes, (byte) 7);
       try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {
-        fs.failAt(Op.WRITE, nth, false);
+        fs.failAt(Op.WRITE, nth, Persistence.TRANSIENT);
         assertThatThrownBy(() -> HashingCopy.copy(new ByteArrayInputStream(bytes), channel,
             Sha256.newDigest())).as("write #%s fails", nth).isInstanceOf(IOException.class);
       }
@@ -177,7 +187,6 @@ class HashingCopyTest {
     });
     caller.start();
     reading.await();
-    Thread.sleep(10);
     caller.interrupt();
     caller.join(10_000);
     assertThat(caller.isAlive()).isFalse();

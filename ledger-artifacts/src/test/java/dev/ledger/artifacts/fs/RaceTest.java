@@ -6,9 +6,9 @@ import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactRef;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.AttemptSubmission;
-import dev.ledger.artifacts.ChildJvm;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.SnapshotCursor;
+import dev.ledger.testing.base.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,11 +71,11 @@ class RaceTest {
         if (blob != null) {
           args.add(blob.toString());
         }
-        children.add(ChildJvm.start(dir, List.of("-Xmx64m"), RaceChild.class,
+        children.add(ChildJvm.start(List.of("-Xmx64m"), RaceChild.class,
             args.toArray(String[]::new)));
       }
       for (ChildJvm child : children) {
-        assertThat(child.readLine()).isEqualTo("ready");
+        assertThat(child.nextLine(DEADLINE)).isEqualTo("ready");
       }
       CountDownLatch go = new CountDownLatch(1);
       List<Future<String>> threads = new ArrayList<>();
@@ -95,7 +95,7 @@ class RaceTest {
         outcomes.add(thread.get(DEADLINE.toSeconds(), TimeUnit.SECONDS));
       }
       for (ChildJvm child : children) {
-        outcomes.add(child.readLine());
+        outcomes.add(child.nextLine(DEADLINE));
         child.awaitSuccess(DEADLINE);
       }
       return outcomes;

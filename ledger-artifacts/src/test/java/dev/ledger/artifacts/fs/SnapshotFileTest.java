@@ -8,14 +8,18 @@ import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.EvidenceRef;
 import dev.ledger.artifacts.SnapshotContent;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Seeded random snapshots survive encoding and decoding unchanged, byte-stable. */
+@ExtendWith(SeedExtension.class)
 class SnapshotFileTest {
   private static final String ALPHABET = "aZ09 ._-\t\n\"\\/éß漢字😀\u0000\u001f\u2028";
 
@@ -57,9 +61,8 @@ class SnapshotFileTest {
   }
 
   @Test
-  void randomSnapshotsRoundTripByteForByte() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomSnapshotsRoundTripByteForByte(TestSeed seed) {
+    Random random = seed.random();
     Path file = Path.of("attempts", "root-1", "x.json");
     for (int i = 0; i < 300; i++) {
       SnapshotContent content = content(random);
@@ -69,10 +72,10 @@ class SnapshotFileTest {
       byte[] encoded = SnapshotFile.encode(snapshot);
       ArtifactSnapshot decoded = SnapshotFile.decode(file, encoded, "root-1",
           snapshot.snapshotId());
-      assertThat(decoded).as("seed %d, case %d", seed, i).isEqualTo(snapshot);
-      assertThat(SnapshotFile.encode(decoded)).as("seed %d, case %d", seed, i)
+      assertThat(decoded).as("%s, case %d", seed, i).isEqualTo(snapshot);
+      assertThat(SnapshotFile.encode(decoded)).as("%s, case %d", seed, i)
           .isEqualTo(encoded);
-      assertThat(SnapshotContent.fromJson(content.toJson())).as("seed %d", seed)
+      assertThat(SnapshotContent.fromJson(content.toJson())).as("%s", seed)
           .isEqualTo(content);
     }
   }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -17,6 +18,8 @@ import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,6 +31,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -37,6 +41,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * fail or cut power at the n-th operation of each kind, for n = 1, 2, ... until the script
  * completes, and check after each fault that no acknowledged commit was lost or altered.
  */
+@ExtendWith(SeedExtension.class)
 class FaultInjectionTest {
   private static final int SCALE = Integer.getInteger("ledger.torture.scale", 1);
   private static final int BASELINE = 3;
@@ -137,17 +142,17 @@ class FaultInjectionTest {
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE", "TRUNCATE"})
   void everyFailedOperationLeavesTheLastAcknowledgedStateIntact(Op op) throws IOException {
     long faults = 0;
-    for (boolean persistent : new boolean[] {false, true}) {
+    for (Persistence persistence : Persistence.values()) {
       for (int n = 1; ; n++) {
-        String context = op + (persistent ? " persistent" : " transient") + " fault at #" + n;
-        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistent + "-" + n));
+        String context = op + " " + persistence + " fault at #" + n;
+        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistence + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
         FileLedgerStore store = FileLedgerStore.open(root, options());
         Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
         run(ledger, 0, BASELINE);
         long before = fs.injected();
-        fs.failAt(op, n, persistent);
+        fs.failAt(op, n, persistence);
         LedgerException failure = null;
         try {
           run(ledger, acked, BASELINE + SCRIPT);
@@ -181,13 +186,12 @@ class FaultInjectionTest {
 
   @ParameterizedTest
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE", "TRUNCATE"})
-  void powerCutAtEveryOperationLosesNothingAcknowledged(Op op) throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void powerCutAtEveryOperationLosesNothingAcknowledged(Op op, TestSeed seed) throws IOException {
+    Random random = seed.random();
     int cuts = 0;
     for (int round = 0; round < SCALE; round++) {
       for (int n = 1; ; n++) {
-        String context = "seed " + seed + " round " + round + ": power cut at " + op + " #" + n;
+        String context = seed + " round " + round + ": power cut at " + op + " #" + n;
         Path dir = Files.createDirectories(tmp.resolve("cut-" + op + "-" + round + "-" + n));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
@@ -210,16 +214,15 @@ class FaultInjectionTest {
       }
     }
     assertThat(cuts).isPositive();
-    System.out.printf("power-cut loop %s: %d cuts (seed %d)%n", op, cuts, seed);
+    System.out.printf("power-cut loop %s: %d cuts (%s)%n", op, cuts, seed);
   }
 
   @Test
-  void powerCutBetweenCommitsKeepsEveryAcknowledgedCommit() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void powerCutBetweenCommitsKeepsEveryAcknowledgedCommit(TestSeed seed) throws IOException {
+    Random random = seed.random();
     for (int prefix = 0; prefix <= BASELINE + SCRIPT; prefix++) {
       for (int trial = 0; trial < SCALE; trial++) {
-        String context = "seed " + seed + ": cut after " + prefix + " commits, trial " + trial;
+        String context = seed + ": cut after " + prefix + " commits, trial " + trial;
         Path dir = Files.createDirectories(tmp.resolve("between-" + prefix + "-" + trial));
         FaultyFileSystem fs = FaultyFileSystem.over(dir);
         Path root = fs.root().resolve("store");
@@ -248,7 +251,7 @@ class FaultInjectionTest {
       Files.write(FaultyFileSystem.real(root).resolve("ledgers/root-1/.state.json.tmp"),
           new byte[] {1, 2, 3});
       long before = fs.injected();
-      fs.failAt(op, n, false);
+      fs.failAt(op, n, Persistence.TRANSIENT);
       try (FileLedgerStore store = FileLedgerStore.open(root, options())) {
         Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
         store.rootIds();

@@ -6,6 +6,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Versioned;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

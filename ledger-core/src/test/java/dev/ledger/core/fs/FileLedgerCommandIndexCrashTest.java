@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * kill; {@link CommandIndexTest} checks the mechanism deterministically. Kills per run: 3
  * times {@code ledger.torture.scale}; seeded as in {@link FileLedgerCrashTest}.
  */
+@ExtendWith(SeedExtension.class)
 class FileLedgerCommandIndexCrashTest {
   private static final String ROOT = "commands";
   private static final int KILLS = 3;
@@ -38,16 +43,14 @@ class FileLedgerCommandIndexCrashTest {
   Path dir;
 
   @Test
-  void killingAStaleWriterInItsCheckpointKeepsEveryAcknowledgedCommandRetryable()
+  void killingAStaleWriterInItsCheckpointKeepsEveryAcknowledgedCommandRetryable(TestSeed seed)
       throws Exception {
-    long seed = Long.getLong("ledger.torture.seed", System.nanoTime());
     int kills = KILLS * Integer.getInteger("ledger.torture.scale", 1);
-    Random random = new Random(seed);
+    Random random = seed.random();
     Path base = dir.resolve("store");
     List<Long> acknowledged = new ArrayList<>();
     for (int round = 1; round <= kills; round++) {
-      String context = "kill " + round + " of " + kills + ", seed " + seed
-          + " (replay with -Dledger.torture.seed=" + seed + ")";
+      String context = "kill " + round + " of " + kills + ", " + seed;
       long delayNanos = random.nextInt((int) TimeUnit.MILLISECONDS.toNanos(5));
       List<Long> acks = new ArrayList<>();
       try (ChildJvm child = ChildJvm.start(TwoWriterCommitter.class, base.toString(), ROOT);
@@ -68,9 +71,9 @@ class FileLedgerCommandIndexCrashTest {
       // Only this child's commits can have been damaged by this kill.
       assertRetriesReplay(base, acks, context);
     }
-    assertRetriesReplay(base, acknowledged, "all kills, seed " + seed);
+    assertRetriesReplay(base, acknowledged, "all kills, " + seed);
     System.out.printf("stale-writer crash test: %d SIGKILLs survived, %d acknowledged commands "
-        + "retried, 0 lost (seed %d)%n", kills, acknowledged.size(), seed);
+        + "retried, 0 lost (%s)%n", kills, acknowledged.size(), seed);
   }
 
   /** The revisions of the stale writer's commits the child announced. */

@@ -8,6 +8,9 @@ import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Kills per run: 5 times the system property {@code ledger.torture.scale} (default 1).
  * The kill moments come from a seeded {@link Random}; the seed is in every failure message
- * and {@code -Dledger.torture.seed=<seed>} replays its choices (the timing stays the OS's).
+ * and {@code -Dledger.seed=<root seed>} replays its choices (the timing stays the OS's).
  */
+@ExtendWith(SeedExtension.class)
 class FileLedgerCrashTest {
   static final String ROOT = "crash";
   private static final int KILLS = 5;
@@ -42,16 +47,14 @@ class FileLedgerCrashTest {
   Path dir;
 
   @Test
-  void killedWriterLosesNoAcknowledgedCommitAndLeavesAWholeLedger() throws Exception {
-    long seed = Long.getLong("ledger.torture.seed", System.nanoTime());
+  void killedWriterLosesNoAcknowledgedCommitAndLeavesAWholeLedger(TestSeed seed) throws Exception {
     int kills = KILLS * Integer.getInteger("ledger.torture.scale", 1);
-    Random random = new Random(seed);
+    Random random = seed.random();
     Path base = dir.resolve("store");
     List<Long> acknowledged = new ArrayList<>();
     long revision = Ledger.NO_REVISION;
     for (int round = 1; round <= kills; round++) {
-      String context = "kill " + round + " of " + kills + ", seed " + seed
-          + " (replay with -Dledger.torture.seed=" + seed + ")";
+      String context = "kill " + round + " of " + kills + ", " + seed;
       try {
         List<Long> acks = runAndKill(base, revision, random);
         acknowledged.addAll(acks);
@@ -65,11 +68,11 @@ class FileLedgerCrashTest {
     try (FileLedgerStore store = FileLedgerStore.open(base, AckingCommitter.options())) {
       Ledger<Tick> ledger = store.ledger(ROOT, Tick.class);
       for (long ack : acknowledged) {
-        assertRetryReplays(ledger, ack, "seed " + seed);
+        assertRetryReplays(ledger, ack, seed.toString());
       }
     }
     System.out.printf("crash test: %d SIGKILLs survived, %d acknowledged commits verified, "
-        + "0 lost (seed %d)%n", kills, acknowledged.size(), seed);
+        + "0 lost (%s)%n", kills, acknowledged.size(), seed);
   }
 
   /**

@@ -10,6 +10,8 @@ import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +26,13 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Torn tails, damaged journals and malformed checkpoints, on the real file system. */
+@ExtendWith(SeedExtension.class)
 class FileLedgerDamageTest {
   private static final LedgerOptions OPTIONS = LedgerOptions.defaults()
       .withClock(Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC))
@@ -106,13 +110,12 @@ class FileLedgerDamageTest {
   }
 
   @Test
-  void tornTailIsInvisibleToReadersAndCutByTheNextWriter() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void tornTailIsInvisibleToReadersAndCutByTheNextWriter(TestSeed seed) throws IOException {
+    Random random = seed.random();
     commit(5);
     byte[] intact = data();
     for (int round = 0; round < 24; round++) {
-      String context = "seed " + seed + " round " + round;
+      String context = seed + " round " + round;
       byte[] garbage = new byte[1 + random.nextInt(1024)];
       random.nextBytes(garbage);
       if (round % 3 == 0) {

@@ -8,6 +8,7 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LockTimeoutException;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -25,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Kills per run: 3 times {@code ledger.torture.scale}; seeded as in
  * {@link FileLedgerCrashTest}.
  */
+@ExtendWith(SeedExtension.class)
 class FileLedgerRacingCrashTest {
   private static final int KILLS = 3;
   private static final int MAX_ACKS_BEFORE_KILL = 100;
@@ -34,12 +39,11 @@ class FileLedgerRacingCrashTest {
   Path dir;
 
   @Test
-  void killingOneOfTwoRacingWritersLosesNoAcknowledgedCommit() throws Exception {
-    long seed = Long.getLong("ledger.torture.seed", System.nanoTime());
+  void killingOneOfTwoRacingWritersLosesNoAcknowledgedCommit(TestSeed seed) throws Exception {
     int kills = KILLS * Integer.getInteger("ledger.torture.scale", 1);
-    Random random = new Random(seed);
+    Random random = seed.random();
     Path base = dir.resolve("store");
-    String where = "seed " + seed + " (replay with -Dledger.torture.seed=" + seed + ")";
+    String where = seed.toString();
     List<Long> acknowledged = new ArrayList<>();
     ChildJvm[] children = new ChildJvm[2];
     try {

@@ -16,6 +16,8 @@ import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,9 +26,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Hostile identifiers, payloads and files: refused with a typed error, in bounded time. */
+@ExtendWith(SeedExtension.class)
 class HostileInputTest {
   private static final int SCALE = Integer.getInteger("ledger.torture.scale", 1);
 
@@ -74,9 +78,8 @@ class HostileInputTest {
   }
 
   @Test
-  void randomRootIdsAreAcceptedOnlyInsideTheAlphabet() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomRootIdsAreAcceptedOnlyInsideTheAlphabet(TestSeed seed) throws IOException {
+    Random random = seed.random();
     try (FileLedgerStore store = FileLedgerStore.open(dir)) {
       for (int i = 0; i < 2000 * SCALE; i++) {
         StringBuilder id = new StringBuilder();
@@ -87,15 +90,15 @@ class HostileInputTest {
         boolean valid = value.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,127}");
         Throwable thrown = catchThrowable(() -> store.ledger(value, JsonNode.class));
         if (valid) {
-          assertThat(thrown).as("seed %s id %s", seed, value).isNull();
+          assertThat(thrown).as("%s id %s", seed, value).isNull();
         } else {
-          assertThat(thrown).as("seed %s id %s", seed, value)
+          assertThat(thrown).as("%s id %s", seed, value)
               .isInstanceOf(InvalidIdentifierException.class);
         }
       }
     }
     try (var files = Files.list(dir.resolve("ledgers"))) {
-      assertThat(files.count()).as("seed %s: no id touched the disk", seed).isZero();
+      assertThat(files.count()).as("%s: no id touched the disk", seed).isZero();
     }
   }
 
@@ -130,9 +133,8 @@ class HostileInputTest {
   }
 
   @Test
-  void randomBytesInStateFilesGiveTypedErrorsOnly() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomBytesInStateFilesGiveTypedErrorsOnly(TestSeed seed) throws IOException {
+    Random random = seed.random();
     try (FileLedgerStore store = FileLedgerStore.open(dir,
         LedgerOptions.defaults().withCheckpointInterval(1))) {
       store.ledger("root-1", JsonNode.class).commit(0,
@@ -153,7 +155,7 @@ class HostileInputTest {
       try (FileLedgerStore store = FileLedgerStore.open(dir)) {
         Throwable thrown = catchThrowable(() -> store.ledger("root-1", JsonNode.class).load());
         if (thrown != null) {
-          assertThat(thrown).as("seed %s case %s", seed, i).isInstanceOfAny(
+          assertThat(thrown).as("%s case %s", seed, i).isInstanceOfAny(
               CorruptLedgerException.class, UnsupportedFormatException.class);
         }
       }
@@ -161,9 +163,8 @@ class HostileInputTest {
   }
 
   @Test
-  void randomGarbageJournalsGiveTypedErrorsOrTheCommittedPrefix() throws IOException {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomGarbageJournalsGiveTypedErrorsOrTheCommittedPrefix(TestSeed seed) throws IOException {
+    Random random = seed.random();
     try (FileLedgerStore store = FileLedgerStore.open(dir,
         LedgerOptions.defaults().withCheckpointInterval(1000))) {
       Ledger<JsonNode> ledger = store.ledger("root-1", JsonNode.class);
@@ -186,7 +187,7 @@ class HostileInputTest {
         }
       });
       if (thrown != null && !(thrown instanceof AssertionError)) {
-        assertThat(thrown).as("seed %s case %s", seed, i).isInstanceOf(LedgerException.class);
+        assertThat(thrown).as("%s case %s", seed, i).isInstanceOf(LedgerException.class);
       } else if (thrown != null) {
         throw (AssertionError) thrown;
       }

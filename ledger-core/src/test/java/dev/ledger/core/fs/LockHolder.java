@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import dev.ledger.core.internal.io.FileLocks;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -6,6 +6,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 
 /**

@@ -2,6 +2,7 @@ package dev.ledger.core.fs;
 
 import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 
 /**

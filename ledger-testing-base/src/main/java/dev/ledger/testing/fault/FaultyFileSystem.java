@@ -17,32 +17,79 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
  * A {@code java.nio.file} file system over the default one that fails operations on plan and
- * simulates power cuts. Stores are opened on its {@link #root()}.
+ * simulates power cuts, so that a test can check what code on top of it (a ledger store, or
+ * a user's code on a store) promises when the disk fails or the machine loses power. Open
+ * the code under test on {@link #root()} or a path below it; every path derived from it
+ * stays on this file system, and every file operation the code makes through
+ * {@code java.nio.file} ({@code Files}, {@code FileChannel}) is counted by its {@link Op}.
  *
- * <p><b>Faults.</b> {@link #failAt} fails the n-th operation of a kind from now with an
- * {@code IOException}, once (transient) or from then on (persistent); {@link #limitBytes}
- * makes writes fail as a full disk would; {@link #powerCutAt} cuts power instead of
- * performing the n-th operation.
+ * <h2>Faults</h2>
+ * <ul>
+ *   <li>{@link #failAt failAt(op, n, persistence)}: the n-th operation of kind {@code op}
+ *       from now throws an {@code IOException} ("Input/output error") instead of happening;
+ *       with {@link Persistence#PERSISTENT} every later one of that kind fails too, with
+ *       {@link Persistence#TRANSIENT} only that one. The failed operation changes nothing.
+ *   <li>{@link #limitBytes limitBytes(bytes)}: writes fail with "No space left on device"
+ *       once they would take more than {@code bytes} more bytes in total (a write that does
+ *       not fit changes nothing), as on a full disk.
+ *   <li>{@link #powerCutAt powerCutAt(op, n, random)}: instead of performing the n-th
+ *       operation of kind {@code op} from now, power is cut ({@link #cutPower}) and the
+ *       operation throws an {@code IOException}.
+ *   <li>{@link #cutPower cutPower(random)}: power is cut now, between two operations.
+ * </ul>
+ * {@link #count} and {@link #injected} tell how many operations of a kind were seen and how
+ * many faults were injected, so that a loop over n knows when the code completed without
+ * reaching the n-th operation. {@link #clearFaults} removes every plan.
  *
- * <p><b>Power cut model.</b> It tracks what a real disk could lose: file content written
- * since the file's last {@code force}, and directory entries (creations, renames, links,
- * deletions) made since the directory's last {@code force}. {@link #cutPower} then, at
- * random, keeps a prefix of each directory's pending entry changes and undoes the rest in
- * reverse order, and damages each file with unforced content: reverted to its forced
- * content, kept whole, torn (changes kept up to a point), zeros where it grew or was written
- * after a cut, or kept with one flipped bit in the changed part. Bytes before a file's first
- * change since its force, and before any cut since, survive. Channels opened before the cut refuse
- * further writes. Forced data and forced directory entries always survive: that is the
- * contract the store may rely on, and nothing more.
+ * <h2>The power-cut model</h2>
+ * The model tracks what a real disk may still lose: file content changed since that file's
+ * last {@code FileChannel.force}, and directory entries (creations of files and directories,
+ * moves, hard links, deletions of files) made since the directory's last {@code force}. A cut
+ * <ul>
+ *   <li><b>keeps</b> whatever was forced: the content of a file as of its last force, and
+ *       the entries of a directory as of its last force. That is all POSIX promises, and the
+ *       only thing code under test may rely on;
+ *   <li><b>keeps</b> the bytes of a file before its first change since its last force (and,
+ *       if the file was cut shorter since, before the shortest size it was cut to): an
+ *       overwrite in the middle of a file, or an append, never damages what precedes it;
+ *   <li><b>may lose</b>, for each directory, a suffix of its unforced entry changes: a random
+ *       number of the latest ones are undone, newest first (a created file disappears, a move
+ *       is reverted and the file it replaced comes back, a deleted file comes back with its
+ *       forced content);
+ *   <li><b>may damage</b> each file with unforced content, from its first changed byte on, in
+ *       one of five ways chosen at random: reverted to its forced content; kept as written;
+ *       torn (the changes kept up to a random byte, the forced content after it); zeros
+ *       where it grew past its forced length (or, for a file cut shorter since its force,
+ *       zeros over everything after the cut: the new size reached the disk, the data did
+ *       not); or kept as written with one bit flipped in the changed part;
+ *   <li><b>invalidates</b> every channel opened before it: their writes and forces throw, as
+ *       a process that lost its machine cannot write on.
+ * </ul>
+ * A file never forced has no forced content: if its entry survives, all of it is damaged as
+ * above. After a cut the file system tracks nothing: the files on disk are what a
+ * reboot would find, and code reopened on {@link #root()} (or on the real directory)
+ * sees them. The random choices come from the {@code Random} given to the cut, so a seed
+ * reproduces them.
  *
- * <p>Not thread-safe against concurrent mutation of the same files; tests drive it from one
- * thread at a time.
+ * <h2>Not modelled</h2>
+ * {@code Files.copy} and {@code FileChannel.transferFrom} throw
+ * {@code UnsupportedOperationException}, as do writable memory maps and watch services.
+ * Reads and attribute changes pass through uncounted; a deleted directory is counted but
+ * not restored by a cut. Operations on the real directory (through {@link #real}) bypass the
+ * model entirely.
+ *
+ * <p>Plans, counts and the durability records are guarded by this object, so background
+ * threads of the code under test may use the file system (which operation is the n-th is
+ * then up to the scheduler). Two threads changing the same file at once are not modelled:
+ * what a cut keeps of that file is then undefined.
  */
 public final class FaultyFileSystem extends FileSystem {
   private static final byte[] NEVER_FORCED = new byte[0];
@@ -60,6 +107,7 @@ public final class FaultyFileSystem extends FileSystem {
   private long generation;
   private long injected;
   private Random powerCutRandom;
+  private Consumer<String> cutListener;
 
   private record Rule(long at, boolean persistent, boolean powerCut) {}
 
@@ -80,53 +128,137 @@ public final class FaultyFileSystem extends FileSystem {
     this.realRoot = realRoot.toAbsolutePath();
   }
 
-  /** A faulty file system whose {@link #root()} is {@code realRoot} (which must exist). */
+  /**
+   * A faulty file system over the existing directory {@code realRoot}, with no fault planned.
+   *
+   * @param realRoot a directory of the default file system; its content is used as it is
+   * @return the file system, whose {@link #root()} is {@code realRoot}
+   * @throws NullPointerException if {@code realRoot} is null
+   * @throws IllegalArgumentException if {@code realRoot} is not a directory of the default
+   *     file system
+   */
   public static FaultyFileSystem over(Path realRoot) {
+    Objects.requireNonNull(realRoot, "realRoot");
+    if (realRoot.getFileSystem() != FileSystems.getDefault() || !Files.isDirectory(realRoot)) {
+      throw new IllegalArgumentException("not a directory of the default file system: "
+          + realRoot);
+    }
     return new FaultyFileSystem(realRoot);
   }
 
-  /** The wrapped root directory: open stores on it or below it. */
+  /**
+   * The root directory, as a path of this file system: open the code under test on it or
+   * below it.
+   *
+   * @return the wrapped root directory
+   */
   public Path root() {
     return new FaultyPath(this, realRoot);
   }
 
-  /** The real path under a wrapped one, for inspecting files directly. */
+  /**
+   * The real path under a path of a faulty file system: for preparing or inspecting files
+   * directly, bypassing faults, counts and the power-cut model.
+   *
+   * @param path a path of a {@code FaultyFileSystem}
+   * @return the same path on the default file system
+   * @throws IllegalArgumentException if {@code path} is not a path of a faulty file system
+   */
   public static Path real(Path path) {
     return FaultyPath.unwrap(path);
   }
 
   // ------------------------------------------------------------------ plans
 
-  /** Fails the {@code nth} (1-based) operation of {@code op} from now, and later ones if persistent. */
-  public synchronized void failAt(Op op, long nth, boolean persistent) {
-    rules.put(op, new Rule(count(op) + nth, persistent, false));
+  /**
+   * Plans an I/O error: the {@code nth} operation of kind {@code op} from now (1 being the
+   * next one) throws an {@code IOException} instead of happening, and, if
+   * {@code persistence} is {@link Persistence#PERSISTENT}, so does every later one. Replaces
+   * any earlier plan for {@code op}.
+   *
+   * @param op the kind of operation to fail
+   * @param nth which one, counted from now, at least 1
+   * @param persistence whether the failure stays
+   * @throws NullPointerException if {@code op} or {@code persistence} is null
+   * @throws IllegalArgumentException if {@code nth} is less than 1
+   */
+  public synchronized void failAt(Op op, long nth, Persistence persistence) {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(persistence, "persistence");
+    checkNth(nth);
+    rules.put(op, new Rule(count(op) + nth, persistence == Persistence.PERSISTENT, false));
   }
 
-  /** Cuts power (see {@link #cutPower}) instead of performing the {@code nth} {@code op} from now. */
+  /**
+   * Plans a power cut: instead of performing the {@code nth} operation of kind {@code op} from
+   * now, power is cut as by {@link #cutPower} with {@code random}, and that operation throws
+   * an {@code IOException}. Replaces any earlier plan for {@code op}; the plan is used once.
+   *
+   * @param op the kind of operation at which power fails
+   * @param nth which one, counted from now, at least 1
+   * @param random the source of the cut's choices (seed it to reproduce them)
+   * @throws NullPointerException if {@code op} or {@code random} is null
+   * @throws IllegalArgumentException if {@code nth} is less than 1
+   */
   public synchronized void powerCutAt(Op op, long nth, Random random) {
+    Objects.requireNonNull(op, "op");
+    Objects.requireNonNull(random, "random");
+    checkNth(nth);
     rules.put(op, new Rule(count(op) + nth, false, true));
     powerCutRandom = random;
   }
 
-  /** Lets only {@code bytes} more bytes be written; later writes fail as on a full disk. */
+  private static void checkNth(long nth) {
+    if (nth < 1) {
+      throw new IllegalArgumentException("nth must be at least 1: " + nth);
+    }
+  }
+
+  /**
+   * Lets only {@code bytes} more bytes be written in total; a write that would exceed them
+   * throws "No space left on device" and writes nothing, as on a full disk.
+   *
+   * @param bytes the bytes that may still be written, zero or more
+   * @throws IllegalArgumentException if {@code bytes} is negative
+   */
   public synchronized void limitBytes(long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("bytes must be zero or more: " + bytes);
+    }
     bytesLeft = bytes;
   }
 
-  /** Removes every planned fault and byte limit. */
+  /** Removes every planned fault and the byte limit; counts and durability records stay. */
   public synchronized void clearFaults() {
     rules.clear();
     bytesLeft = Long.MAX_VALUE;
   }
 
-  /** Operations of {@code op} seen so far. */
+  /**
+   * The operations of kind {@code op} seen so far, including failed ones.
+   *
+   * @param op the kind of operation
+   * @return how many were attempted on this file system
+   * @throws NullPointerException if {@code op} is null
+   */
   public synchronized long count(Op op) {
+    Objects.requireNonNull(op, "op");
     return counts.getOrDefault(op, 0L);
   }
 
-  /** Faults injected so far (failures and power cuts). */
+  /**
+   * The faults injected so far: planned failures, full-disk failures and planned power cuts
+   * (not the cuts made by calling {@link #cutPower} directly).
+   *
+   * @return how many operations were failed or cut
+   */
   public synchronized long injected() {
     return injected;
+  }
+
+  /** For {@link FaultLoop}: receives the report of each planned power cut. */
+  synchronized void onPowerCut(Consumer<String> listener) {
+    cutListener = listener;
   }
 
   synchronized long generation() {
@@ -140,7 +272,10 @@ public final class FaultyFileSystem extends FileSystem {
       injected++;
       if (rule.powerCut()) {
         rules.remove(op);
-        cutPower(powerCutRandom);
+        String report = cutPower(powerCutRandom);
+        if (cutListener != null) {
+          cutListener.accept(report);
+        }
         throw new IOException("Input/output error (power cut during " + op + " of " + path + ")");
       }
       throw new IOException("Input/output error (injected " + op + " fault #" + n + " on "
@@ -236,13 +371,19 @@ public final class FaultyFileSystem extends FileSystem {
   }
 
   /**
-   * Cuts power now: undoes a random suffix of each directory's unforced entry changes,
-   * damages unforced file content at random (see the class comment), and invalidates every
-   * channel opened before. Afterwards the tracked state is empty, as after a reboot.
+   * Cuts power now, as the class comment describes: undoes a random suffix of each
+   * directory's unforced entry changes, damages unforced file content at random, and
+   * invalidates every channel opened before. Afterwards nothing is tracked, as after a
+   * reboot; planned faults stay.
    *
-   * @return a description of what was lost, for failure messages
+   * @param random the source of the cut's choices (seed it to reproduce them)
+   * @return what was lost, one line per undone entry or damaged file (empty if nothing
+   *     unforced was pending), for failure messages
+   * @throws NullPointerException if {@code random} is null
+   * @throws java.io.UncheckedIOException if the real files cannot be read or rewritten
    */
   public synchronized String cutPower(Random random) {
+    Objects.requireNonNull(random, "random");
     StringBuilder report = new StringBuilder();
     try {
       for (Map.Entry<Path, List<DirOp>> entry : pending.entrySet()) {

@@ -4,20 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.InvalidIdentifierException;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class IdentifiersTest {
   private static final String ALPHABET =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
 
   @Test
-  void directoryNamesRoundTripAndNeverCollideIgnoringCase() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void directoryNamesRoundTripAndNeverCollideIgnoringCase(TestSeed seed) {
+    Random random = seed.random();
     Set<String> ids = new HashSet<>();
     Set<String> foldedNames = new HashSet<>();
     for (int i = 0; i < 20000; i++) {
@@ -27,12 +30,12 @@ class IdentifiersTest {
       }
       String value = id.toString();
       String name = Identifiers.toDirectoryName("root id", value);
-      assertThat(name).as("seed %s", seed).isEqualTo(name.toLowerCase(Locale.ROOT));
-      assertThat(Identifiers.fromDirectoryName("root id", name)).as("seed %s", seed)
+      assertThat(name).as("%s", seed).isEqualTo(name.toLowerCase(Locale.ROOT));
+      assertThat(Identifiers.fromDirectoryName("root id", name)).as("%s", seed)
           .isEqualTo(value);
       if (ids.add(value)) {
         assertThat(foldedNames.add(name.toLowerCase(Locale.ROOT)))
-            .as("seed %s: %s collides", seed, value).isTrue();
+            .as("%s: %s collides", seed, value).isTrue();
       }
     }
   }

@@ -5,31 +5,33 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.Cursor;
 import dev.ledger.core.InvalidCursorException;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class CursorCodecTest {
   @Test
-  void encodeDecodeRoundTripsAndTokensAreUrlSafe() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void encodeDecodeRoundTripsAndTokensAreUrlSafe(TestSeed seed) {
+    Random random = seed.random();
     for (int i = 0; i < 5000; i++) {
       long after = random.nextLong() & Long.MAX_VALUE;
       long segment = random.nextLong() & Long.MAX_VALUE;
       long offset = random.nextLong() & Long.MAX_VALUE;
       String root = "root-" + random.nextInt(100);
       Cursor cursor = CursorCodec.encode(root, after, segment, offset);
-      assertThat(cursor.token()).as("seed %s", seed).matches("[A-Za-z0-9_-]+")
+      assertThat(cursor.token()).as("%s", seed).matches("[A-Za-z0-9_-]+")
           .hasSizeLessThanOrEqualTo(CursorCodec.MAX_TOKEN_LENGTH);
-      assertThat(CursorCodec.decode(root, cursor)).as("seed %s", seed)
+      assertThat(CursorCodec.decode(root, cursor)).as("%s", seed)
           .isEqualTo(new CursorCodec.Position(after, segment, offset));
     }
   }
 
   @Test
-  void tokensHoldTheCanonicalJsonOfThePosition() throws Exception {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void tokensHoldTheCanonicalJsonOfThePosition(TestSeed seed) throws Exception {
+    Random random = seed.random();
     for (int i = 0; i < 200; i++) {
       long after = random.nextLong();
       long segment = random.nextLong();
@@ -41,15 +43,14 @@ class CursorCodecTest {
       expected.put("v", 1).put("segment", segment).put("root",
           dev.ledger.core.internal.json.LedgerJson.sha256Hex("root-" + i).substring(0, 16))
           .put("offset", offset).put("after", after);
-      assertThat(raw).as("seed %s", seed)
+      assertThat(raw).as("%s", seed)
           .isEqualTo(dev.ledger.core.internal.json.LedgerJson.canonical(expected));
     }
   }
 
   @Test
-  void randomTokensAreRefusedWithTheTypedError() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomTokensAreRefusedWithTheTypedError(TestSeed seed) {
+    Random random = seed.random();
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/. \u0000";
     for (int i = 0; i < 5000; i++) {
       StringBuilder token = new StringBuilder();
@@ -57,7 +58,7 @@ class CursorCodecTest {
         token.append(alphabet.charAt(random.nextInt(alphabet.length())));
       }
       assertThatThrownBy(() -> CursorCodec.decode("root", Cursor.of(token.toString())))
-          .as("seed %s token %s", seed, token).isInstanceOf(InvalidCursorException.class);
+          .as("%s token %s", seed, token).isInstanceOf(InvalidCursorException.class);
     }
   }
 

@@ -7,13 +7,17 @@ import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class JournalLineTest {
   private static CommitRecord record() {
     var state = JsonNodeFactory.instance.objectNode().put("a", "b\nc\"d");
@@ -78,13 +82,12 @@ class JournalLineTest {
   }
 
   @Test
-  void randomGarbageIsADefectNeverARecord() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomGarbageIsADefectNeverARecord(TestSeed seed) {
+    Random random = seed.random();
     for (int i = 0; i < 5000; i++) {
       byte[] garbage = new byte[random.nextInt(200)];
       random.nextBytes(garbage);
-      assertThatThrownBy(() -> JournalLine.decode(garbage, garbage.length)).as("seed %s", seed)
+      assertThatThrownBy(() -> JournalLine.decode(garbage, garbage.length)).as("%s", seed)
           .isInstanceOf(JournalLine.DefectException.class);
     }
   }

@@ -6,17 +6,20 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class MergePatchTest {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
   @Test
-  void diffThenApplyGivesTheTargetForRandomDocuments() {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void diffThenApplyGivesTheTargetForRandomDocuments(TestSeed seed) {
+    Random random = seed.random();
     int patched = 0;
     for (int i = 0; i < 2000; i++) {
       JsonNode source = randomObject(random, 3);
@@ -25,14 +28,14 @@ class MergePatchTest {
       Optional<JsonNode> patch = MergePatch.diff(source, target);
       if (patch.isPresent()) {
         patched++;
-        assertThat(MergePatch.apply(source, patch.get())).as("seed %s case %s", seed, i)
+        assertThat(MergePatch.apply(source, patch.get())).as("%s case %s", seed, i)
             .isEqualTo(target);
       } else {
-        assertThat(containsNull(target)).as("seed %s case %s: only nulls defeat a patch", seed, i)
+        assertThat(containsNull(target)).as("%s case %s: only nulls defeat a patch", seed, i)
             .isTrue();
       }
     }
-    assertThat(patched).as("seed %s", seed).isGreaterThan(500);
+    assertThat(patched).as("%s", seed).isGreaterThan(500);
   }
 
   @Test
