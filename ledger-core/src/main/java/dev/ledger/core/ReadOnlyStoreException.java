@@ -4,8 +4,13 @@ package dev.ledger.core;
 public class ReadOnlyStoreException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception naming the store and the ledger written to. */
+  /**
+   * Creates the exception naming the store and the ledger written to.
+   *
+   * @param store the store, as in {@code "file store at /data/x"}
+   * @param rootId the ledger the refused commit was for
+   */
   public ReadOnlyStoreException(String store, String rootId) {
-    super("Store " + store + " is open read-only; refused a commit to ledger '" + rootId + "'");
+    super("Refused a commit to ledger '" + rootId + "': the " + store + " was opened read-only");
   }
 }
