@@ -85,7 +85,12 @@ final class BlobCollector {
     int young = 0;
     for (Path fan : FileBlobStore.sorted(layout.blobs())) {
       String prefix = fan.getFileName().toString();
-      if (!FileBlobStore.isHex(prefix, 2) || !Files.isDirectory(fan)) {
+      if (!FileBlobStore.isHex(prefix, 2)) {
+        continue;
+      }
+      // Deleting through a linked directory would delete files outside the store.
+      SafeFiles.refuseLink(fan);
+      if (!Files.isDirectory(fan)) {
         continue;
       }
       boolean changed = false;

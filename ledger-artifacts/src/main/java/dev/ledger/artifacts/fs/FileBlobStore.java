@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -202,8 +203,9 @@ public final class FileBlobStore implements BlobStore {
     try {
       for (Path fan : sorted(layout.blobs())) {
         String prefix = fan.getFileName().toString();
-        if (!Files.isDirectory(fan) || !isHex(prefix, 2)) {
-          damaged.add(new BlobDamage(fan, null, null, "not a blob fan-out directory"));
+        if (!Files.isDirectory(fan, LinkOption.NOFOLLOW_LINKS) || !isHex(prefix, 2)) {
+          damaged.add(new BlobDamage(fan, null, null, Files.isSymbolicLink(fan)
+              ? "a symbolic link, not a blob fan-out directory" : "not a blob fan-out directory"));
           totals[0]++;
           continue;
         }
@@ -221,8 +223,13 @@ public final class FileBlobStore implements BlobStore {
   private static void verifyOne(Path file, String prefix, List<BlobDamage> damaged,
       long[] totals) throws IOException {
     String name = file.getFileName().toString();
-    if (!isHex(name, 62) || !Files.isRegularFile(file)) {
+    if (!isHex(name, 62)) {
       damaged.add(new BlobDamage(file, null, null, "misnamed: not a blob file name"));
+      return;
+    }
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      damaged.add(new BlobDamage(file, null, null, Files.isSymbolicLink(file)
+          ? "a symbolic link, not a blob file" : "not a regular file"));
       return;
     }
     ContentId expected = new ContentId(prefix + name);
