@@ -124,7 +124,13 @@ public final class FileBlobStore implements BlobStore {
   }
 
   private void publish(Path temp, ContentId id) {
-    Path target = layout.blob(id);
+    Path target;
+    try {
+      target = layout.blob(id);
+    } catch (RuntimeException e) { // a symbolic link where the blob goes: leave nothing behind
+      deleteQuietly(temp, e);
+      throw e;
+    }
     try {
       SafeFiles.createDirectories(target.getParent(), store.sync());
       try (FileLocks.Held lock = store.lock()) {
@@ -138,6 +144,9 @@ public final class FileBlobStore implements BlobStore {
           e);
       deleteQuietly(temp, failure);
       throw failure;
+    } catch (RuntimeException e) { // a refused link, a lock timeout: leave nothing behind
+      deleteQuietly(temp, e);
+      throw e;
     }
   }
 
