@@ -49,8 +49,9 @@ final class BlobCollector {
   }
 
   BlobCollection collect(Duration grace, boolean dryRun) {
-    Preconditions.checkArgument(grace != null && !grace.isNegative(),
-        "grace must be zero or positive: %s", grace);
+    Preconditions.checkNotNull(grace, "grace");
+    Preconditions.checkArgument(!grace.isNegative(), "grace must be zero or positive: %s",
+        grace);
     try (FileLocks.Held lock = store.lock()) {
       Set<ContentId> referenced = mark();
       afterMark.run();

@@ -131,8 +131,12 @@ public final class InMemoryArtifactStore implements ArtifactStore {
   @Override
   public synchronized OrphanCleanup cleanupOrphans(String rootId, Set<String> knownAttemptIds,
       Duration minAge, boolean dryRun) {
-    Preconditions.checkArgument(minAge != null && !minAge.isNegative(),
-        "minAge must be zero or positive: %s", minAge);
+    checkOpen();
+    Identifiers.check("root id", rootId);
+    Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
+    Preconditions.checkNotNull(minAge, "minAge");
+    Preconditions.checkArgument(!minAge.isNegative(), "minAge must be zero or positive: %s",
+        minAge);
     List<String> remove = new ArrayList<>();
     List<String> tooYoung = new ArrayList<>();
     Instant now = now();
@@ -152,8 +156,9 @@ public final class InMemoryArtifactStore implements ArtifactStore {
   @Override
   public synchronized BlobCollection collectGarbage(Duration grace, boolean dryRun) {
     checkOpen();
-    Preconditions.checkArgument(grace != null && !grace.isNegative(),
-        "grace must be zero or positive: %s", grace);
+    Preconditions.checkNotNull(grace, "grace");
+    Preconditions.checkArgument(!grace.isNegative(), "grace must be zero or positive: %s",
+        grace);
     Set<ContentId> referenced = new HashSet<>();
     roots.values().forEach(m -> m.values().forEach(s -> referenced.addAll(s.content().blobs())));
     Instant cutoff = now().minus(grace);
