@@ -22,6 +22,15 @@ import java.util.stream.Stream;
  * <p><b>Threads.</b> Implementations are thread-safe. Reads take no lock and never see half
  * of a commit.
  *
+ * <p><b>Errors.</b> A programming error (a null argument, a negative revision, a page limit
+ * outside 1 to 1000, drafts with different command ids) throws {@link NullPointerException}
+ * or {@link IllegalArgumentException} before anything is read or written. Every other failure
+ * is a {@link LedgerException}: the ones a caller handles are listed on each method, and any
+ * method may also throw {@link StoreClosedException} (the store was closed),
+ * {@link LedgerIOException} (the disk failed), {@link CorruptLedgerException} or
+ * {@link UnsupportedFormatException} (the ledger's files are damaged or newer than this
+ * library) and {@link SymbolicLinkException} (a link inside the store).
+ *
  * @param <S> the state type: any Jackson-mapped type (records included) or {@code JsonNode}
  */
 public interface Ledger<S> {
@@ -36,10 +45,16 @@ public interface Ledger<S> {
    *
    * @throws LedgerNotFoundException if the ledger was never committed to
    * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
+   * @throws LedgerIOException if its files cannot be read
    */
   Versioned<S> load();
 
-  /** Like {@link #load}, but empty instead of throwing when the ledger does not exist. */
+  /**
+   * Like {@link #load}, but empty instead of throwing when the ledger does not exist.
+   *
+   * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
+   * @throws LedgerIOException if its files cannot be read
+   */
   Optional<Versioned<S>> find();
 
   /**
@@ -52,13 +67,24 @@ public interface Ledger<S> {
    * @throws CommandConflictException if the events' command id was recorded with other content
    * @throws LimitExceededException if the state or a payload exceeds the configured limit
    * @throws LockTimeoutException if another writer held the lock past the deadline
-   * @throws IllegalArgumentException if drafts carry different command ids
+   * @throws ReadOnlyStoreException if the store was opened read-only
+   * @throws LedgerFailedException if an earlier write of this ledger failed in this store
+   * @throws LedgerIOException if writing fails (the commit's outcome is what the next
+   *     {@link #load} shows)
+   * @throws NullPointerException if {@code newState}, {@code events} or a draft is null
+   * @throws IllegalArgumentException if {@code expectedRevision} is negative, drafts carry
+   *     different command ids, or the state cannot be written as JSON (nested too deep)
    * @return the new revision and events; a replay of the original result when the command id
    *     was already recorded with the same content (nothing is written then)
    */
   CommitResult commit(long expectedRevision, S newState, List<EventDraft> events);
 
-  /** Varargs form of {@link #commit(long, Object, List)}. */
+  /**
+   * Varargs form of {@link #commit(long, Object, List)}, with the same errors.
+   *
+   * @throws NullPointerException if {@code newState}, {@code events} or a draft is null
+   * @throws IllegalArgumentException if {@code expectedRevision} is negative
+   */
   default CommitResult commit(long expectedRevision, S newState, EventDraft... events) {
     return commit(expectedRevision, newState, List.of(events));
   }
@@ -72,6 +98,8 @@ public interface Ledger<S> {
    * @throws LedgerNotFoundException if the ledger does not exist (create it with
    *     {@link #commit} and {@link #NO_REVISION})
    * @throws RevisionConflictException the last conflict, once the attempts are used up
+   * @throws NullPointerException if {@code change}, {@code events}, a draft or the state
+   *     {@code change} returns is null
    * @return the committed state and revision
    */
   Versioned<S> update(UnaryOperator<S> change, EventDraft... events);
@@ -81,6 +109,7 @@ public interface Ledger<S> {
    *
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @param limit 1 to 1000
+   * @throws NullPointerException if {@code after} is null
    * @throws IllegalArgumentException if limit is out of range
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
@@ -93,7 +122,9 @@ public interface Ledger<S> {
    * by one commit record whatever the journal's length. The stream sees commits up to the
    * moment it reaches the end. It holds open files: close it (try-with-resources).
    *
+   * @throws NullPointerException if {@code after} is null
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
+   * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
    */
   Stream<Event> replay(Cursor after);
 }
