@@ -18,7 +18,6 @@ import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -123,7 +122,9 @@ public final class TypedLedger<S> implements Ledger<S> {
     try {
       state = LedgerJson.parse(stateBytes);
     } catch (IOException e) {
-      throw new UncheckedIOException("canonical JSON did not parse back", e);
+      // LedgerJson.tree refuses what the reader would; this is the last line of defence.
+      throw new IllegalArgumentException("state of ledger '" + rootId()
+          + "' cannot be stored: its JSON would not read back (" + e.getMessage() + ")", e);
     }
     String commandId = null;
     ArrayNode content = JsonNodeFactory.instance.arrayNode();
