@@ -86,10 +86,12 @@ public record ArtifactSnapshot(String rootId, String snapshotId, String attemptI
    *
    * @param snapshotId the value to check
    * @return {@code snapshotId}
+   * @throws NullPointerException if {@code snapshotId} is null
    * @throws InvalidIdentifierException otherwise (such a value is never used as a path)
    */
   public static String checkId(String snapshotId) {
-    if (snapshotId == null || !snapshotId.startsWith(ID_PREFIX)
+    Preconditions.checkNotNull(snapshotId, "snapshot id must not be null");
+    if (!snapshotId.startsWith(ID_PREFIX)
         || !ContentId.isHex64(snapshotId.substring(ID_PREFIX.length()))) {
       throw new InvalidIdentifierException("snapshot id", snapshotId,
           "must be 'attempt-' followed by 64 lower-case hex digits");

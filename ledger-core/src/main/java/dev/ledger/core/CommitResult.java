@@ -24,7 +24,13 @@ public record CommitResult(
     Cursor cursor,
     boolean replayed) {
 
-  /** Copies the event list. */
+  /**
+   * Copies the event list.
+   *
+   * @throws NullPointerException if {@code rootId}, {@code committedAt}, {@code events}, an
+   *     event or {@code cursor} is null
+   * @throws IllegalArgumentException if {@code revision} is not positive
+   */
   public CommitResult {
     Preconditions.checkNotNull(rootId, "rootId");
     Preconditions.checkArgument(revision > 0, "revision must be positive: %s", revision);

@@ -12,12 +12,25 @@ public class CorruptLedgerException extends LedgerException {
   private final transient Path path;
   private final long offset;
 
-  /** Creates the exception; {@code offset} is -1 when the whole file is concerned. */
+  /**
+   * Creates the exception.
+   *
+   * @param path the damaged file
+   * @param offset byte offset of the damage; -1 when the whole file is concerned
+   * @param detail what is wrong there
+   */
   public CorruptLedgerException(Path path, long offset, String detail) {
     this(path, offset, detail, null);
   }
 
-  /** Creates the exception with the parse or I/O failure that revealed the damage. */
+  /**
+   * Creates the exception with the parse or I/O failure that revealed the damage.
+   *
+   * @param path the damaged file
+   * @param offset byte offset of the damage, or -1
+   * @param detail what is wrong there
+   * @param cause the failure that revealed it, or null
+   */
   public CorruptLedgerException(Path path, long offset, String detail, Throwable cause) {
     super("Corrupt ledger file " + path + (offset >= 0 ? " at offset " + offset : "") + ": "
         + detail, cause);
@@ -25,12 +38,20 @@ public class CorruptLedgerException extends LedgerException {
     this.offset = offset;
   }
 
-  /** The damaged file. */
+  /**
+   * The damaged file.
+   *
+   * @return its path
+   */
   public Path path() {
     return path;
   }
 
-  /** Byte offset of the damage, or -1 when the file as a whole is unusable. */
+  /**
+   * Byte offset of the damage.
+   *
+   * @return the offset, or -1 when the file as a whole is unusable
+   */
   public long offset() {
     return offset;
   }

@@ -17,12 +17,22 @@ public record Cursor(String token) {
   /** The position before the first event of any ledger. */
   public static final Cursor START = new Cursor("");
 
-  /** Validates that the token is not null; the content is checked when the cursor is used. */
+  /**
+   * Validates that the token is not null; the content is checked when the cursor is used.
+   *
+   * @throws NullPointerException if {@code token} is null
+   */
   public Cursor {
     Preconditions.checkNotNull(token, "cursor token");
   }
 
-  /** Wraps a token received from outside (a request, a file); {@code ""} means START. */
+  /**
+   * Wraps a token received from outside (a request, a file); {@code ""} means START.
+   *
+   * @param token the token, as {@link #token()} gave it
+   * @return the cursor; a malformed token is refused when the cursor is used
+   * @throws NullPointerException if {@code token} is null
+   */
   public static Cursor of(String token) {
     return new Cursor(token);
   }

@@ -35,7 +35,13 @@ public record Event(
     String commandId,
     String operationId) {
 
-  /** Checks required fields. */
+  /**
+   * Checks required fields.
+   *
+   * @throws NullPointerException if {@code id}, {@code rootId}, {@code type},
+   *     {@code occurredAt} or {@code payload} is null
+   * @throws IllegalArgumentException if {@code sequence} or {@code revision} is not positive
+   */
   public Event {
     Preconditions.checkNotNull(id, "id");
     Preconditions.checkNotNull(rootId, "rootId");

@@ -22,7 +22,13 @@ public record EventDraft(String type, JsonNode payload, String commandId, String
   /** Maximum length of an event type, command id or operation id. */
   public static final int MAX_NAME_LENGTH = 200;
 
-  /** Validates the fields and takes a private copy of the payload. */
+  /**
+   * Validates the fields and takes a private copy of the payload.
+   *
+   * @throws NullPointerException if {@code type} or {@code payload} is null
+   * @throws IllegalArgumentException if a name is empty or longer than
+   *     {@value #MAX_NAME_LENGTH} characters, or the payload is nested too deep
+   */
   public EventDraft {
     checkName("event type", type, false);
     Preconditions.checkNotNull(payload, "payload");
@@ -31,24 +37,49 @@ public record EventDraft(String type, JsonNode payload, String commandId, String
     checkName("operation id", operationId, true);
   }
 
-  /** A draft with a payload mapped from any Jackson-serializable value. */
+  /**
+   * A draft with a payload mapped from any Jackson-serializable value.
+   *
+   * @param type the event type, 1 to {@value #MAX_NAME_LENGTH} characters
+   * @param payload the payload: a {@code JsonNode} (copied) or any value Jackson maps
+   * @return the draft, without command or operation id
+   * @throws NullPointerException if {@code type} or {@code payload} is null
+   * @throws IllegalArgumentException if {@code type} is empty or too long, or the payload
+   *     cannot be mapped to JSON or is nested too deep
+   */
   public static EventDraft of(String type, Object payload) {
+    Preconditions.checkNotNull(type, "event type");
+    Preconditions.checkNotNull(payload, "payload of event %s", type);
     return new EventDraft(type, LedgerJson.tree(payload), null, null);
   }
 
-  /** This draft, carrying the caller's command id. */
+  /**
+   * This draft, carrying the caller's command id.
+   *
+   * @param id the command id, 1 to {@value #MAX_NAME_LENGTH} characters; null for none
+   * @return the new draft
+   * @throws IllegalArgumentException if {@code id} is empty or too long
+   */
   public EventDraft withCommandId(String id) {
     return new EventDraft(type, payload, id, operationId);
   }
 
-  /** This draft, concerning the given operation. */
+  /**
+   * This draft, concerning the given operation.
+   *
+   * @param id the operation id, 1 to {@value #MAX_NAME_LENGTH} characters; null for none
+   * @return the new draft
+   * @throws IllegalArgumentException if {@code id} is empty or too long
+   */
   public EventDraft withOperationId(String id) {
     return new EventDraft(type, payload, commandId, id);
   }
 
   private static void checkName(String what, String value, boolean nullable) {
     if (value == null) {
-      Preconditions.checkArgument(nullable, "%s must not be null", what);
+      if (!nullable) {
+        throw new NullPointerException(what + " must not be null");
+      }
       return;
     }
     Preconditions.checkArgument(!value.isEmpty() && value.length() <= MAX_NAME_LENGTH,

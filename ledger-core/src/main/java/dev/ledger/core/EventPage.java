@@ -12,7 +12,11 @@ import java.util.List;
  * @param hasMore whether more committed events followed this page when it was read
  */
 public record EventPage(List<Event> events, Cursor nextCursor, boolean hasMore) {
-  /** Copies the event list. */
+  /**
+   * Copies the event list.
+   *
+   * @throws NullPointerException if {@code events}, an event or {@code nextCursor} is null
+   */
   public EventPage {
     events = List.copyOf(events);
     Preconditions.checkNotNull(nextCursor, "nextCursor");

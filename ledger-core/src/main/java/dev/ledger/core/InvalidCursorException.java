@@ -7,7 +7,11 @@ package dev.ledger.core;
 public class InvalidCursorException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception with a message naming the ledger and what is wrong. */
+  /**
+   * Creates the exception.
+   *
+   * @param message names the ledger and what is wrong with the cursor
+   */
   public InvalidCursorException(String message) {
     super(message);
   }

@@ -1,22 +1,58 @@
 package dev.ledger.core;
 
 /**
- * An identifier (root id, attempt id) is outside the safe alphabet or length, so it could
- * name a path outside the store. Refused before any file is touched.
+ * An identifier (root id, attempt id, snapshot id) breaks a rule of identifiers: outside the
+ * safe alphabet or length, or a name some file system would treat specially (a Windows device
+ * name, a trailing dot, {@code ..}). Such an id could name a path outside the store or one
+ * that a copy of the store on another system could not hold. Refused before any file is
+ * touched. The message names the kind of id, the value (control characters escaped) and the
+ * rule it broke.
  */
 public class InvalidIdentifierException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  private final String kind;
   private final String value;
+  private final String reason;
 
-  /** Creates the exception for the refused {@code value} and the rule it broke. */
+  /**
+   * Creates the exception for the refused {@code value} and the rule it broke.
+   *
+   * @param kind what the id is ({@code "root id"})
+   * @param value the refused value
+   * @param reason the rule it broke, as a phrase ({@code "must not end with '.'"})
+   */
   public InvalidIdentifierException(String kind, String value, String reason) {
     super("Invalid " + kind + " " + quote(value) + ": " + reason);
+    this.kind = kind;
     this.value = value;
+    this.reason = reason;
   }
 
-  /** The refused value (possibly null). */
+  /**
+   * What the refused id is.
+   *
+   * @return its kind, as in {@code "root id"}
+   */
+  public String kind() {
+    return kind;
+  }
+
+  /**
+   * The refused value.
+   *
+   * @return the value as given
+   */
   public String value() {
     return value;
+  }
+
+  /**
+   * The rule the value broke.
+   *
+   * @return the rule, as a phrase
+   */
+  public String reason() {
+    return reason;
   }
 
   private static String quote(String value) {

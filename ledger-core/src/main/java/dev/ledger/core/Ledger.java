@@ -35,6 +35,15 @@ import java.util.stream.Stream;
  * <p><b>Threads.</b> Implementations are thread-safe. Reads take no lock and never see half
  * of a commit.
  *
+ * <p><b>Errors.</b> A programming error (a null argument, a negative revision, a page limit
+ * outside 1 to 1000, drafts with different command ids) throws {@link NullPointerException}
+ * or {@link IllegalArgumentException} before anything is read or written. Every other failure
+ * is a {@link LedgerException}: the ones a caller handles are listed on each method, and any
+ * method may also throw {@link StoreClosedException} (the store was closed),
+ * {@link LedgerIOException} (the disk failed), {@link CorruptLedgerException} or
+ * {@link UnsupportedFormatException} (the ledger's files are damaged or newer than this
+ * library) and {@link SymbolicLinkException} (a link inside the store).
+ *
  * @param <S> the state type: any Jackson-mapped type (records included) or {@code JsonNode},
  *     as declared by the {@link StateType} the ledger was opened with
  */
@@ -58,6 +67,7 @@ public interface Ledger<S> {
    * @throws StateMappingException if the stored state does not map to the state type (it
    *     names the revision and the field), or was written with a newer state version
    * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
+   * @throws LedgerIOException if its files cannot be read
    */
   Versioned<S> load();
 
@@ -67,6 +77,7 @@ public interface Ledger<S> {
    * @return the state, or empty if the ledger was never committed to
    * @throws StateMappingException if the stored state does not map to the state type
    * @throws CorruptLedgerException if its files are damaged (other than a torn tail)
+   * @throws LedgerIOException if its files cannot be read
    */
   Optional<Versioned<S>> find();
 
@@ -84,9 +95,15 @@ public interface Ledger<S> {
    * @throws CommandConflictException if the events' command id was recorded with other drafts
    * @throws LimitExceededException if the state or a payload exceeds the configured limit
    * @throws LockTimeoutException if another writer held the lock past the deadline
+   * @throws ReadOnlyStoreException if the store was opened read-only
+   * @throws LedgerFailedException if an earlier write of this ledger failed in this store
+   * @throws LedgerIOException if writing fails (the commit's outcome is what the next
+   *     {@link #load} shows)
+   * @throws NullPointerException if {@code newState}, {@code events} or a draft is null
    * @throws IllegalArgumentException if {@code expectedRevision} is negative, drafts carry
-   *     different command ids, or the state cannot be mapped to JSON
-   * @throws NullPointerException if the state, the list or a draft is null
+   *     different command ids, or the state cannot be written as JSON (nested too deep)
+   * @return the new revision and events; a replay of the original result when the command id
+   *     was already recorded with the same content (nothing is written then)
    */
   CommitResult commit(long expectedRevision, S newState, List<EventDraft> events);
 
@@ -99,6 +116,8 @@ public interface Ledger<S> {
    * @return as {@link #commit(long, Object, List)}
    * @throws RevisionConflictException if the current revision is another one
    * @throws CommandConflictException if the events' command id was recorded with other drafts
+   * @throws NullPointerException if {@code newState}, {@code events} or a draft is null
+   * @throws IllegalArgumentException if {@code expectedRevision} is negative
    */
   default CommitResult commit(long expectedRevision, S newState, EventDraft... events) {
     return commit(expectedRevision, newState, List.of(events));
@@ -149,6 +168,7 @@ public interface Ledger<S> {
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @param limit 1 to 1000
    * @return the events, the cursor after them, and whether more follow
+   * @throws NullPointerException if {@code after} is null
    * @throws IllegalArgumentException if limit is out of range
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
@@ -163,7 +183,9 @@ public interface Ledger<S> {
    *
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @return the events in sequence order
+   * @throws NullPointerException if {@code after} is null
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
+   * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
    */
   Stream<Event> replay(Cursor after);
 }

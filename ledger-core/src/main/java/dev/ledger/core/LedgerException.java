@@ -13,12 +13,21 @@ package dev.ledger.core;
 public class LedgerException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message naming what failed and where. */
+  /**
+   * Creates an exception.
+   *
+   * @param message names what failed and where
+   */
   public LedgerException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message and the underlying cause. */
+  /**
+   * Creates an exception with the underlying cause.
+   *
+   * @param message names what failed and where
+   * @param cause the underlying failure, or null
+   */
   public LedgerException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -8,7 +8,12 @@ package dev.ledger.core;
 public class LedgerFailedException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception naming the ledger and the failure that poisoned it. */
+  /**
+   * Creates the exception.
+   *
+   * @param rootId the ledger that refuses writes
+   * @param firstFailure the failure that made it stop trusting its files
+   */
   public LedgerFailedException(String rootId, Throwable firstFailure) {
     super("Ledger '" + rootId + "' refuses writes after an earlier I/O failure ("
         + firstFailure + "); reopen the store to recover", firstFailure);

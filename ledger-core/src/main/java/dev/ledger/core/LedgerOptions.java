@@ -39,10 +39,18 @@ public record LedgerOptions(
 
   private static final Consumer<JsonMapper.Builder> LIBRARY_MAPPER = builder -> { };
 
-  /** Validates every field. */
+  /**
+   * Validates every field.
+   *
+   * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock} or
+   *     {@code updateBackoff} is null
+   * @throws IllegalArgumentException if a number or duration is out of its range (see the
+   *     {@code with...} methods)
+   */
   public LedgerOptions {
     Preconditions.checkNotNull(durability, "durability");
-    Preconditions.checkArgument(lockTimeout != null && !lockTimeout.isNegative(),
+    Preconditions.checkNotNull(lockTimeout, "lockTimeout");
+    Preconditions.checkArgument(!lockTimeout.isNegative(),
         "lockTimeout must be zero or positive: %s", lockTimeout);
     Preconditions.checkNotNull(clock, "clock");
     Preconditions.checkArgument(checkpointInterval >= 1,
@@ -58,7 +66,8 @@ public record LedgerOptions(
         "maxEventPayloadBytes must be at most 64 MiB: %s", maxEventPayloadBytes);
     Preconditions.checkArgument(updateAttempts >= 1,
         "updateAttempts must be at least 1: %s", updateAttempts);
-    Preconditions.checkArgument(updateBackoff != null && !updateBackoff.isNegative(),
+    Preconditions.checkNotNull(updateBackoff, "updateBackoff");
+    Preconditions.checkArgument(!updateBackoff.isNegative(),
         "updateBackoff must be zero or positive: %s", updateBackoff);
     Preconditions.checkNotNull(mapper, "mapper");
   }
@@ -74,43 +83,91 @@ public record LedgerOptions(
         LIBRARY_MAPPER);
   }
 
-  /** These options with another durability. */
+  /**
+   * These options with another durability.
+   *
+   * @param value the durability
+   * @return the new options
+   * @throws NullPointerException if {@code value} is null
+   */
   public LedgerOptions withDurability(Durability value) {
     return new LedgerOptions(value, lockTimeout, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with another lock wait deadline. */
+  /**
+   * These options with another lock wait deadline.
+   *
+   * @param value how long a writer waits for a lock; zero or positive
+   * @return the new options
+   * @throws NullPointerException if {@code value} is null
+   * @throws IllegalArgumentException if {@code value} is negative
+   */
   public LedgerOptions withLockTimeout(Duration value) {
     return new LedgerOptions(durability, value, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with another clock. */
+  /**
+   * These options with another clock.
+   *
+   * @param value the clock stamping commits and events
+   * @return the new options
+   * @throws NullPointerException if {@code value} is null
+   */
   public LedgerOptions withClock(Clock value) {
     return new LedgerOptions(durability, lockTimeout, value, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with another checkpoint interval. */
+  /**
+   * These options with another checkpoint interval.
+   *
+   * @param value commits between two checkpoints; at least 1
+   * @return the new options
+   * @throws IllegalArgumentException if {@code value} is less than 1
+   */
   public LedgerOptions withCheckpointInterval(int value) {
     return new LedgerOptions(durability, lockTimeout, clock, value, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with another journal segment size. */
+  /**
+   * These options with another journal segment size.
+   *
+   * @param value bytes after which a new segment starts; at least 4096
+   * @return the new options
+   * @throws IllegalArgumentException if {@code value} is less than 4096
+   */
   public LedgerOptions withSegmentBytes(long value) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, value,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with other size limits. */
+  /**
+   * These options with other size limits. A file store records the largest limits its
+   * writers used, so that every reader of its directory reads what they wrote.
+   *
+   * @param stateBytes largest canonical JSON state, 2 bytes to 512 MiB
+   * @param eventPayloadBytes largest canonical JSON event payload, 2 bytes to 64 MiB
+   * @return the new options
+   * @throws IllegalArgumentException if a limit is out of its range
+   */
   public LedgerOptions withLimits(int stateBytes, int eventPayloadBytes) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
         stateBytes, eventPayloadBytes, updateAttempts, updateBackoff, mapper);
   }
 
-  /** These options with another update retry policy. */
+  /**
+   * These options with another update retry policy.
+   *
+   * @param attempts attempts {@link Ledger#update} makes; at least 1
+   * @param backoff base of the jittered exponential backoff; zero or positive
+   * @return the new options
+   * @throws NullPointerException if {@code backoff} is null
+   * @throws IllegalArgumentException if {@code attempts} is less than 1 or {@code backoff}
+   *     is negative
+   */
   public LedgerOptions withUpdateRetry(int attempts, Duration backoff) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper);

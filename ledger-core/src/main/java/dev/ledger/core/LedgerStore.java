@@ -19,13 +19,16 @@ public interface LedgerStore extends AutoCloseable {
    * file: a ledger exists once committed to. Any number of views, of any types, may share one
    * ledger.
    *
-   * @param rootId the root id
-   * @param stateType how states map to values
+   * @param rootId the ledger's root id: 1 to 128 characters from {@code A-Z a-z 0-9 . _ -},
+   *     not starting with {@code .} or {@code -}, not ending with {@code .}, without
+   *     {@code ..}, and not a Windows device name ({@code CON}, {@code nul.txt},
+   *     {@code com1}, ...) in any case
+   * @param stateType how states map to values, their version and upcasters
    * @param <S> the state type
    * @return the ledger
-   * @throws InvalidIdentifierException if the root id is not a valid identifier
-   *     (see {@code dev.ledger.core.internal.io.Identifiers})
-   * @throws NullPointerException if {@code stateType} is null
+   * @throws NullPointerException if {@code rootId} or {@code stateType} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule above (the message names
+   *     the rule)
    * @throws StoreClosedException if the store is closed
    */
   <S> Ledger<S> ledger(String rootId, StateType<S> stateType);
@@ -39,8 +42,9 @@ public interface LedgerStore extends AutoCloseable {
    * @param stateType the state class
    * @param <S> the state type
    * @return the ledger
-   * @throws InvalidIdentifierException if the root id is not a valid identifier
-   * @throws NullPointerException if {@code stateType} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule of
+   *     {@link #ledger(String, StateType)}
+   * @throws NullPointerException if {@code rootId} or {@code stateType} is null
    * @throws StoreClosedException if the store is closed
    */
   default <S> Ledger<S> ledger(String rootId, Class<S> stateType) {
@@ -55,8 +59,9 @@ public interface LedgerStore extends AutoCloseable {
    * @param stateType the state type reference
    * @param <S> the state type
    * @return the ledger
-   * @throws InvalidIdentifierException if the root id is not a valid identifier
-   * @throws NullPointerException if {@code stateType} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule of
+   *     {@link #ledger(String, StateType)}
+   * @throws NullPointerException if {@code rootId} or {@code stateType} is null
    * @throws StoreClosedException if the store is closed
    */
   default <S> Ledger<S> ledger(String rootId, TypeReference<S> stateType) {
@@ -67,6 +72,9 @@ public interface LedgerStore extends AutoCloseable {
    * Root ids of every ledger committed to, in sorted order.
    *
    * @return the root ids
+   * @throws StoreClosedException if the store is closed
+   * @throws LedgerIOException if the store's directory cannot be listed
+   * @throws SymbolicLinkException if a ledger's directory is a symbolic link
    */
   List<String> rootIds();
 
@@ -80,6 +88,9 @@ public interface LedgerStore extends AutoCloseable {
   /**
    * Closes the store: writes a final checkpoint of each ledger written through it and
    * releases files. Commits in flight on other threads finish first.
+   *
+   * @throws LedgerIOException if a final checkpoint cannot be written (the commits are
+   *     durable in the journal already; the store is closed all the same)
    */
   @Override
   void close();

@@ -11,13 +11,22 @@ public class LockLostException extends LedgerException {
   private static final long serialVersionUID = 1L;
   private final transient Path lockFile;
 
-  /** Creates the exception for {@code lockFile}. */
+  /**
+   * Creates the exception.
+   *
+   * @param lockFile the lock file
+   * @param detail what happened to it ({@code "deleted"}, {@code "replaced"})
+   */
   public LockLostException(Path lockFile, String detail) {
     super("Lock file " + lockFile + " was " + detail + " while held; nothing was written");
     this.lockFile = lockFile;
   }
 
-  /** The lock file. */
+  /**
+   * The lock file.
+   *
+   * @return its path
+   */
   public Path lockFile() {
     return lockFile;
   }

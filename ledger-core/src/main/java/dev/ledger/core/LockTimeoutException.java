@@ -14,7 +14,13 @@ public class LockTimeoutException extends LedgerException {
   private final transient Path lockFile;
   private final String holder;
 
-  /** Creates the exception; {@code holder} is null when unknown. */
+  /**
+   * Creates the exception for a lock file.
+   *
+   * @param lockFile the lock file
+   * @param waited how long the writer waited
+   * @param holder who held it, as the holder recorded itself; null when unknown
+   */
   public LockTimeoutException(Path lockFile, Duration waited, String holder) {
     super("Timed out after " + waited.toMillis() + " ms waiting for lock " + lockFile
         + (holder == null ? " (holder unknown)" : " held by " + holder));
@@ -22,19 +28,32 @@ public class LockTimeoutException extends LedgerException {
     this.holder = holder;
   }
 
-  /** Creates the exception for an in-memory lock described by {@code what}. */
+  /**
+   * Creates the exception for an in-memory lock.
+   *
+   * @param what the lock, as in {@code "ledger 'run-1'"}
+   * @param waited how long the writer waited
+   */
   public LockTimeoutException(String what, Duration waited) {
     super("Timed out after " + waited.toMillis() + " ms waiting for the writer lock of " + what);
     this.lockFile = null;
     this.holder = null;
   }
 
-  /** The lock file, or {@code null} for an in-memory ledger. */
+  /**
+   * The lock file.
+   *
+   * @return its path, or {@code null} for an in-memory ledger
+   */
   public Path lockFile() {
     return lockFile;
   }
 
-  /** Who held the lock when the wait ended, as recorded by the holder, if known. */
+  /**
+   * Who held the lock when the wait ended, as recorded by the holder.
+   *
+   * @return the holder, if known
+   */
   public Optional<String> holder() {
     return Optional.ofNullable(holder);
   }

@@ -7,11 +7,11 @@ public class ReadOnlyStoreException extends LedgerException {
   /**
    * Creates the exception naming the store and the ledger written to.
    *
-   * @param store the store, as its {@code toString} describes it
+   * @param store the store, as in {@code "file store at /data/x"}
    * @param rootId the ledger the refused commit was for
    */
   public ReadOnlyStoreException(String store, String rootId) {
-    super("Store " + store + " is open read-only; refused a commit to ledger '" + rootId + "'");
+    super("Refused a commit to ledger '" + rootId + "': the " + store + " was opened read-only");
   }
 
   /**

@@ -11,7 +11,13 @@ public class RevisionConflictException extends LedgerException {
   private final long expected;
   private final long actual;
 
-  /** Creates the conflict for ledger {@code rootId}. */
+  /**
+   * Creates the conflict.
+   *
+   * @param rootId the ledger
+   * @param expected the revision the caller named
+   * @param actual the ledger's current revision
+   */
   public RevisionConflictException(String rootId, long expected, long actual) {
     super("Ledger '" + rootId + "' revision conflict: expected revision " + expected
         + ", actual revision " + actual);
@@ -20,17 +26,29 @@ public class RevisionConflictException extends LedgerException {
     this.actual = actual;
   }
 
-  /** The ledger's root id. */
+  /**
+   * The ledger's root id.
+   *
+   * @return the root id
+   */
   public String rootId() {
     return rootId;
   }
 
-  /** The revision the caller named. */
+  /**
+   * The revision the caller named.
+   *
+   * @return the expected revision
+   */
   public long expected() {
     return expected;
   }
 
-  /** The ledger's current revision when the commit was refused. */
+  /**
+   * The ledger's current revision when the commit was refused.
+   *
+   * @return the actual revision
+   */
   public long actual() {
     return actual;
   }

@@ -4,8 +4,13 @@ package dev.ledger.core;
 public class StoreClosedException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception naming the closed store. */
+  /**
+   * Creates the exception naming the closed store.
+   *
+   * @param store the store, as in {@code "file store at /data/x"}
+   */
   public StoreClosedException(String store) {
-    super("Store " + store + " is closed");
+    super(store.isEmpty() ? "The store is closed"
+        : Character.toUpperCase(store.charAt(0)) + store.substring(1) + " is closed");
   }
 }

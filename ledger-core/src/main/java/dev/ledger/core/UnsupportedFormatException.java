@@ -12,7 +12,14 @@ public class UnsupportedFormatException extends LedgerException {
   private final long found;
   private final long supported;
 
-  /** Creates the exception for {@code path} holding format version {@code found}. */
+  /**
+   * Creates the exception.
+   *
+   * @param path the file refused
+   * @param format which format ({@code "store format"}, {@code "checkpoint format"})
+   * @param found the version found in the file
+   * @param supported the newest version this library reads
+   */
   public UnsupportedFormatException(Path path, String format, long found, long supported) {
     super("File " + path + " has " + format + " version " + found
         + "; this library reads up to version " + supported);
@@ -21,17 +28,29 @@ public class UnsupportedFormatException extends LedgerException {
     this.supported = supported;
   }
 
-  /** The file refused. */
+  /**
+   * The file refused.
+   *
+   * @return its path
+   */
   public Path path() {
     return path;
   }
 
-  /** The version found in the file. */
+  /**
+   * The version found in the file.
+   *
+   * @return the version
+   */
   public long found() {
     return found;
   }
 
-  /** The newest version this library reads. */
+  /**
+   * The newest version this library reads.
+   *
+   * @return the version
+   */
   public long supported() {
     return supported;
   }

@@ -12,7 +12,12 @@ import java.time.Instant;
  * @param <S> the state type
  */
 public record Versioned<S>(S state, long revision, Instant updatedAt) {
-  /** Checks that the revision is positive and the fields are present. */
+  /**
+   * Checks that the revision is positive and the fields are present.
+   *
+   * @throws NullPointerException if {@code state} or {@code updatedAt} is null
+   * @throws IllegalArgumentException if {@code revision} is not positive
+   */
   public Versioned {
     Preconditions.checkNotNull(state, "state");
     Preconditions.checkArgument(revision > 0, "revision must be positive: %s", revision);

@@ -238,7 +238,8 @@ public abstract class ArtifactStoreContractTest extends ArtifactStoreReadingCont
 
   @Test
   void invalidIdentifiersAreRefused() {
-    for (String bad : new String[] {"", "../x", "a/b", ".hidden", "-x", "a b", "x".repeat(129)}) {
+    for (String bad : new String[] {"", "../x", "a/b", ".hidden", "-x", "a b", "x".repeat(129),
+        "CON", "nul.txt", "Com1.tar.gz", "run.", "a..b"}) {
       assertThatThrownBy(() -> store.freeze(bad, "a-1", submission("s")))
           .isInstanceOf(InvalidIdentifierException.class);
       assertThatThrownBy(() -> store.freeze("root-1", bad, submission("s")))

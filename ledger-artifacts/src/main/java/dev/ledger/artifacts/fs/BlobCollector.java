@@ -50,8 +50,9 @@ final class BlobCollector {
   }
 
   BlobCollection collect(Duration grace, CleanupMode mode) {
-    Preconditions.checkArgument(grace != null && !grace.isNegative(),
-        "grace must be zero or positive: %s", grace);
+    Preconditions.checkNotNull(grace, "grace");
+    Preconditions.checkArgument(!grace.isNegative(), "grace must be zero or positive: %s",
+        grace);
     Preconditions.checkNotNull(mode, "mode");
     store.checkWritable("garbage collection (" + mode + ")");
     try (FileLocks.Held lock = store.lock()) {
@@ -89,7 +90,12 @@ final class BlobCollector {
     int young = 0;
     for (Path fan : FileBlobStore.sorted(layout.blobs())) {
       String prefix = fan.getFileName().toString();
-      if (!FileBlobStore.isHex(prefix, 2) || !Files.isDirectory(fan)) {
+      if (!FileBlobStore.isHex(prefix, 2)) {
+        continue;
+      }
+      // Deleting through a linked directory would delete files outside the store.
+      SafeFiles.refuseLink(fan);
+      if (!Files.isDirectory(fan)) {
         continue;
       }
       boolean changed = false;

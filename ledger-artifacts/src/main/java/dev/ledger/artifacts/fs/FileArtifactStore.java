@@ -373,8 +373,9 @@ public final class FileArtifactStore implements ArtifactStore {
     checkOpen();
     Identifiers.check("root id", rootId);
     Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
-    Preconditions.checkArgument(minAge != null && !minAge.isNegative(),
-        "minAge must be zero or positive: %s", minAge);
+    Preconditions.checkNotNull(minAge, "minAge");
+    Preconditions.checkArgument(!minAge.isNegative(), "minAge must be zero or positive: %s",
+        minAge);
     Preconditions.checkNotNull(mode, "mode");
     checkWritable("orphan cleanup (" + mode + ") of root '" + rootId + "'");
     return new Orphans(this, layout, rootId).cleanup(knownAttemptIds, minAge, mode);

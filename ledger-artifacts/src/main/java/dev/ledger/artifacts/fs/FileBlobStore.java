@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -133,7 +134,13 @@ public final class FileBlobStore implements BlobStore {
   }
 
   private void publish(Path temp, ContentId id) {
-    Path target = layout.blob(id);
+    Path target;
+    try {
+      target = layout.blob(id);
+    } catch (RuntimeException e) { // a symbolic link where the blob goes: leave nothing behind
+      deleteQuietly(temp, e);
+      throw e;
+    }
     try {
       SafeFiles.createDirectories(target.getParent(), store.sync());
       try (FileLocks.Held lock = store.lock()) {
@@ -147,6 +154,9 @@ public final class FileBlobStore implements BlobStore {
           e);
       deleteQuietly(temp, failure);
       throw failure;
+    } catch (RuntimeException e) { // a refused link, a lock timeout: leave nothing behind
+      deleteQuietly(temp, e);
+      throw e;
     }
   }
 
@@ -212,8 +222,9 @@ public final class FileBlobStore implements BlobStore {
     try {
       for (Path fan : sorted(layout.blobs())) {
         String prefix = fan.getFileName().toString();
-        if (!Files.isDirectory(fan) || !isHex(prefix, 2)) {
-          damaged.add(new BlobDamage(fan, null, null, "not a blob fan-out directory"));
+        if (!Files.isDirectory(fan, LinkOption.NOFOLLOW_LINKS) || !isHex(prefix, 2)) {
+          damaged.add(new BlobDamage(fan, null, null, Files.isSymbolicLink(fan)
+              ? "a symbolic link, not a blob fan-out directory" : "not a blob fan-out directory"));
           totals[0]++;
           continue;
         }
@@ -231,8 +242,13 @@ public final class FileBlobStore implements BlobStore {
   private static void verifyOne(Path file, String prefix, List<BlobDamage> damaged,
       long[] totals) throws IOException {
     String name = file.getFileName().toString();
-    if (!isHex(name, 62) || !Files.isRegularFile(file)) {
+    if (!isHex(name, 62)) {
       damaged.add(new BlobDamage(file, null, null, "misnamed: not a blob file name"));
+      return;
+    }
+    if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      damaged.add(new BlobDamage(file, null, null, Files.isSymbolicLink(file)
+          ? "a symbolic link, not a blob file" : "not a regular file"));
       return;
     }
     ContentId expected = new ContentId(prefix + name);

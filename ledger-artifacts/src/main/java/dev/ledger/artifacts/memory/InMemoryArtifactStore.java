@@ -227,8 +227,9 @@ public final class InMemoryArtifactStore implements ArtifactStore {
     checkOpen();
     Identifiers.check("root id", rootId);
     Preconditions.checkNotNull(knownAttemptIds, "knownAttemptIds");
-    Preconditions.checkArgument(minAge != null && !minAge.isNegative(),
-        "minAge must be zero or positive: %s", minAge);
+    Preconditions.checkNotNull(minAge, "minAge");
+    Preconditions.checkArgument(!minAge.isNegative(), "minAge must be zero or positive: %s",
+        minAge);
     Preconditions.checkNotNull(mode, "mode");
     checkWritable("orphan cleanup (" + mode + ") of root '" + rootId + "'");
     synchronized (contents) {
@@ -253,8 +254,9 @@ public final class InMemoryArtifactStore implements ArtifactStore {
   @Override
   public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
     checkOpen();
-    Preconditions.checkArgument(grace != null && !grace.isNegative(),
-        "grace must be zero or positive: %s", grace);
+    Preconditions.checkNotNull(grace, "grace");
+    Preconditions.checkArgument(!grace.isNegative(), "grace must be zero or positive: %s",
+        grace);
     Preconditions.checkNotNull(mode, "mode");
     checkWritable("garbage collection (" + mode + ")");
     synchronized (contents) {

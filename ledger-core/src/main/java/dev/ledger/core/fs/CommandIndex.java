@@ -64,6 +64,8 @@ final class CommandIndex {
   /** The entry of {@code publicId}, or null if none was written. */
   Entry find(String publicId) {
     Path file = path(publicId);
+    // The entry is read without following a link; the directories on the way are checked.
+    SafeFiles.refuseLinksBelow(dir.getParent(), file.getParent());
     byte[] bytes;
     try {
       bytes = SafeFiles.readBounded(file, 4096);
@@ -95,7 +97,7 @@ final class CommandIndex {
     Set<Path> dirs = new LinkedHashSet<>();
     for (Map.Entry<String, Entry> item : entries.entrySet()) {
       Path file = path(item.getKey());
-      SafeFiles.createDirectories(file.getParent(), sync);
+      SafeFiles.createDirectoriesBelow(dir.getParent(), file.getParent(), sync);
       Entry entry = item.getValue();
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       node.put("digest", entry.digest());
@@ -109,7 +111,7 @@ final class CommandIndex {
         // it truncated to rewrite it would leave it empty if this process died right then,
         // and no checkpoint would lead recovery back to the command's journal record.
         if (sync) {
-          try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+          try (FileChannel channel = SafeFiles.open(file, Set.of(StandardOpenOption.WRITE))) {
             channel.force(true);
           }
         }

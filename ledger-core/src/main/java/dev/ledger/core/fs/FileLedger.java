@@ -64,6 +64,8 @@ final class FileLedger implements LedgerBackend {
   private final JournalFiles journal;
   private final CommandIndex commands;
   private final LedgerOptions options;
+  /** Longest record line this writer writes: bounded by its own options' limits. */
+  private final int maxWriteLine;
   private final boolean sync;
   /** The store's name when it is read-only (commits refused), else null. */
   private final String readOnlyStore;
@@ -71,23 +73,30 @@ final class FileLedger implements LedgerBackend {
   /** The writer's view of the journal end; guarded by the ledger lock. */
   private Tail tail;
   private volatile Throwable failure;
+  /** Whether this store made (or found) the ledger's directories; a recovery checks again. */
+  private volatile boolean directoriesMade;
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
 
-  FileLedger(String root, Path dir, LedgerOptions options, String readOnlyStore) {
+  /**
+   * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
+   * store checked is no symbolic link). Its reads are bounded by {@code limits}, its writes
+   * by {@code options}.
+   */
+  FileLedger(String root, Path dir, LedgerOptions options, StoreLimits limits,
+      String readOnlyStore) {
     this.root = root;
     this.readOnlyStore = readOnlyStore;
     this.dir = dir;
     this.lockFile = dir.resolve(".lock");
     this.stateFile = dir.resolve("state.json");
     this.options = options;
+    this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
-    this.journal = new JournalFiles(dir.resolve("journal"), root,
-        JournalLine.maxLineBytes(options));
+    this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
-    this.reader = new LedgerReader(root, journal, stateFile,
-        2L * options.maxStateBytes() + 64 * 1024);
+    this.reader = new LedgerReader(root, journal, stateFile, limits);
   }
 
   @Override
@@ -142,8 +151,8 @@ final class FileLedger implements LedgerBackend {
       CommitRecord record = CommitRecord.next(root, t.revision, t.nextSequence, t.state,
           request, options.clock().instant());
       byte[] line = JournalLine.encode(record);
-      if (line.length > journal.maxLine()) {
-        throw new LimitExceededException(root, "commit record", journal.maxLine(), line.length);
+      if (line.length > maxWriteLine) {
+        throw new LimitExceededException(root, "commit record", maxWriteLine, line.length);
       }
       held.verify();
       long offset = append(t, line, record.revision());
@@ -253,6 +262,7 @@ final class FileLedger implements LedgerBackend {
         closeChannel(t);
         tail = null;
       }
+      reader.refuseLinks();
       t = Tail.start(reader.readCheckpoint());
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
@@ -288,8 +298,8 @@ final class FileLedger implements LedgerBackend {
     }
     if (t.channel == null || segment != t.segment) {
       closeChannel(t);
-      t.channel = FileChannel.open(journal.segment(segment), StandardOpenOption.READ,
-          StandardOpenOption.WRITE);
+      t.channel = SafeFiles.open(journal.segment(segment), Set.of(StandardOpenOption.READ,
+          StandardOpenOption.WRITE));
       t.segment = segment;
     }
     if (cut >= 0) {
@@ -384,11 +394,13 @@ final class FileLedger implements LedgerBackend {
   }
 
   private void ensureDirectories() {
-    if (Files.isDirectory(journal.dir())) {
+    if (directoriesMade) {
       return;
     }
     try {
-      SafeFiles.createDirectories(journal.dir(), sync);
+      // Never through a link: the store checked its ledgers directory; below it, each step.
+      SafeFiles.createDirectoriesBelow(dir.getParent(), journal.dir(), sync);
+      directoriesMade = true;
     } catch (IOException e) {
       throw new LedgerIOException("creating ledger directory", dir, e);
     }

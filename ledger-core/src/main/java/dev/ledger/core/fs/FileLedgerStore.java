@@ -1,8 +1,5 @@
 package dev.ledger.core.fs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
@@ -12,14 +9,18 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.StateType;
+import dev.ledger.core.StoreNotFoundException;
+import dev.ledger.core.SymbolicLinkException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.SafeFiles;
-import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,7 +34,9 @@ import java.util.List;
  *
  * <pre>
  * &lt;base&gt;/
- *   store.json                               {"format": 1, "kind": "dev.ledger.store"}
+ *   store.json                               marker: format and size limits ({@link StoreMarker})
+ *   .lock                                    store lock, only while a writer raises the
+ *                                            limits in store.json; created then, never deleted
  *   ledgers/&lt;root dir&gt;/                       root id encoded by {@link Identifiers}
  *     .lock                                  writer lock ({@code FileLocks}); names its last
  *                                            acquirer ("pid=... host=...") while a store
@@ -49,76 +52,139 @@ import java.util.List;
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
  * once every store that wrote has been closed).
  *
- * <p>Opening creates the base directory and {@code store.json} if missing; a
+ * <p><b>Opening.</b> {@link #open} creates the base directory and {@code store.json} if
+ * missing, and raises the limits recorded in {@code store.json} if its options' are larger
+ * (see {@link StoreMarker}); {@link #openReadOnly} creates and writes nothing. A
  * {@code store.json} of a newer format is refused with {@link UnsupportedFormatException}.
  * Thread-safe; any number of stores (in this or other processes) may open one directory.
+ *
+ * <p><b>Size limits travel with the data.</b> A writer's commits are bounded by its own
+ * {@link LedgerOptions} limits; every store's reads are bounded by the larger of its own
+ * limits and those recorded in {@code store.json}, which are at least those of every writer
+ * that opened the directory. So a store written with 32 MiB states reads back in a store
+ * opened with the default options, or with {@code openReadOnly}; a writer with smaller
+ * limits than recorded reads everything and writes within its own.
+ *
+ * <p><b>Symbolic links.</b> The base directory may be a symbolic link (to put a store where
+ * the space is); nothing below it may be. A link in the store's place of {@code store.json},
+ * {@code ledgers}, a ledger's directory, its {@code journal} directory, a segment,
+ * {@code state.json}, a lock file or a command index entry is refused with
+ * {@link SymbolicLinkException} naming it, and is never followed, read or written through.
  */
 public final class FileLedgerStore implements LedgerStore {
-  private static final String KIND = "dev.ledger.store";
-  private static final int FORMAT = 1;
-
   private final Path base;
   private final Path ledgers;
   private final boolean readOnly;
+  private final StoreLimits limits;
   private final Ledgers shell;
 
-  private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly) {
+  private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly,
+      StoreLimits limits) {
     this.base = base;
     this.ledgers = base.resolve("ledgers");
     this.readOnly = readOnly;
+    this.limits = limits;
     this.shell = new Ledgers(options, (readOnly ? "read-only " : "") + "file store at " + base);
   }
 
-  /** Opens (creating if needed) a store in {@code base} with default options. */
+  /**
+   * Opens (creating if needed) a store in {@code base} with default options.
+   *
+   * @param base the store's directory; created if missing; may be a symbolic link
+   * @return the open store
+   * @throws NullPointerException if {@code base} is null
+   * @throws LedgerIOException if {@code base} is not a directory ("not a directory"), or it
+   *     cannot be created or read
+   * @throws UnsupportedFormatException if the store was written by a newer format
+   * @throws CorruptLedgerException if {@code store.json} is not a store marker
+   * @throws SymbolicLinkException if {@code store.json} or {@code ledgers} is a symbolic link
+   */
   public static FileLedgerStore open(Path base) {
     return open(base, LedgerOptions.defaults());
   }
 
   /**
-   * Opens (creating if needed) a store in {@code base}.
+   * Opens (creating if needed) a store in {@code base}. If {@code options} allow larger
+   * states or event payloads than {@code store.json} records, the recorded limits are raised
+   * first, durably, so that every reader of the directory reads what this store writes.
    *
+   * @param base the store's directory; created if missing; may be a symbolic link
+   * @param options the options this store runs with
+   * @return the open store
+   * @throws NullPointerException if {@code base} or {@code options} is null
+   * @throws LedgerIOException if {@code base} is not a directory ("not a directory"), or it
+   *     cannot be created or read
    * @throws UnsupportedFormatException if the store was written by a newer format
    * @throws CorruptLedgerException if {@code store.json} is not a store marker
-   * @throws LedgerIOException if the directory cannot be created or read
+   * @throws SymbolicLinkException if {@code store.json} or {@code ledgers} is a symbolic link
+   * @throws dev.ledger.core.LockTimeoutException if raising the limits waited for the store
+   *     lock past the options' lock timeout
    */
   public static FileLedgerStore open(Path base, LedgerOptions options) {
     Preconditions.checkNotNull(base, "base");
     Preconditions.checkNotNull(options, "options");
-    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), options, false);
-    store.initialize();
-    return store;
+    Path absolute = base.toAbsolutePath();
+    StoreMarker.Limits recorded = initialize(absolute, options);
+    return new FileLedgerStore(absolute, options, false,
+        new StoreLimits(absolute.resolve(StoreMarker.FILE), options, recorded));
   }
 
   /**
    * Opens an existing store for reading only, for replay tools and copied directories: it
    * creates, locks, cuts and writes nothing, even on close, and every commit throws
    * {@link dev.ledger.core.ReadOnlyStoreException}. Reads see a torn tail as the end of the
-   * journal, as every reader does.
+   * journal, as every reader does, and are bounded by the size limits {@code store.json}
+   * records (the defaults for a store that records none).
    *
-   * @throws LedgerIOException if {@code base} holds no store
+   * @param base the store's directory; may be a symbolic link
+   * @return the read-only store, running with the default options
+   * @throws NullPointerException if {@code base} is null
+   * @throws StoreNotFoundException if {@code base} does not exist, is not a directory or
+   *     holds no {@code store.json}
    * @throws UnsupportedFormatException if the store was written by a newer format
+   * @throws CorruptLedgerException if {@code store.json} is not a store marker
+   * @throws SymbolicLinkException if {@code store.json} or {@code ledgers} is a symbolic link
+   * @throws LedgerIOException if {@code store.json} cannot be read
    */
   public static FileLedgerStore openReadOnly(Path base) {
     Preconditions.checkNotNull(base, "base");
-    FileLedgerStore store = new FileLedgerStore(base.toAbsolutePath(), LedgerOptions.defaults(),
-        true);
-    Path marker = store.base.resolve("store.json");
-    try {
-      checkMarker(marker, SafeFiles.readBounded(marker, 4096));
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(marker, -1, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new LedgerIOException("opening store read-only", base, e);
+    Path absolute = base.toAbsolutePath();
+    Path marker = absolute.resolve(StoreMarker.FILE);
+    if (!Files.exists(absolute)) {
+      throw new StoreNotFoundException(absolute, "the directory does not exist");
     }
-    return store;
+    if (!Files.isDirectory(absolute)) {
+      throw new StoreNotFoundException(absolute, "not a directory");
+    }
+    SafeFiles.refuseLink(absolute.resolve("ledgers"));
+    StoreMarker.Limits recorded;
+    try {
+      recorded = StoreMarker.read(marker);
+    } catch (NoSuchFileException e) {
+      throw new StoreNotFoundException(absolute, "it holds no " + StoreMarker.FILE
+          + " (FileLedgerStore.open creates a store)");
+    } catch (IOException e) {
+      throw new LedgerIOException("opening store read-only", marker, e);
+    }
+    LedgerOptions options = LedgerOptions.defaults();
+    return new FileLedgerStore(absolute, options, true,
+        new StoreLimits(marker, options, recorded));
   }
 
-  /** Whether this store was opened with {@link #openReadOnly}. */
+  /**
+   * Whether this store was opened with {@link #openReadOnly}.
+   *
+   * @return true if every commit is refused
+   */
   public boolean readOnly() {
     return readOnly;
   }
 
-  /** The base directory. */
+  /**
+   * The base directory.
+   *
+   * @return its absolute path, as given (a link is not resolved)
+   */
   public Path base() {
     return base;
   }
@@ -148,50 +214,38 @@ public final class FileLedgerStore implements LedgerStore {
     return shell.toString();
   }
 
-  private void initialize() {
-    boolean sync = options().durability() == Durability.SYNC;
-    Path marker = base.resolve("store.json");
+  /** Creates what is missing, checks the marker, raises its limits if needed. */
+  private static StoreMarker.Limits initialize(Path base, LedgerOptions options) {
+    boolean sync = options.durability() == Durability.SYNC;
+    Path marker = base.resolve(StoreMarker.FILE);
+    StoreMarker.Limits wanted = StoreMarker.FORMAT_1_LIMITS.max(StoreMarker.Limits.of(options));
     try {
-      SafeFiles.createDirectories(ledgers, sync);
-      if (!Files.exists(marker)) {
-        ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("format", FORMAT);
-        node.put("kind", KIND);
-        // First creator wins; a racing opener's marker is checked below like any other.
-        SafeFiles.createOnce(marker, LedgerJson.pretty(node), sync);
+      if (Files.exists(base) && !Files.isDirectory(base)) {
+        throw new NotDirectoryException(base.toString());
       }
-      checkMarker(marker, SafeFiles.readBounded(marker, 4096));
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(marker, -1, e.getMessage(), e);
+      SafeFiles.createDirectories(base, sync);
+      SafeFiles.createDirectoriesBelow(base, base.resolve("ledgers"), sync);
+      if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+        // First creator wins; a racing opener's marker is read below like any other.
+        SafeFiles.createOnce(marker, StoreMarker.encode(wanted), sync);
+      }
+      StoreMarker.Limits recorded = StoreMarker.read(marker);
+      if (!recorded.covers(wanted)) {
+        recorded = StoreMarker.raise(base, wanted, options.lockTimeout());
+      }
+      return recorded;
+    } catch (NotDirectoryException e) {
+      String file = e.getFile();
+      throw new LedgerIOException(base, "Cannot open a store at " + base + ": "
+          + (base.toString().equals(file) ? "" : file + " is ") + "not a directory", e);
     } catch (IOException e) {
       throw new LedgerIOException("opening store", base, e);
     }
   }
 
-  private static void checkMarker(Path marker, byte[] bytes) {
-    JsonNode node;
-    try {
-      node = LedgerJson.parse(bytes);
-    } catch (IOException e) {
-      throw new CorruptLedgerException(marker, -1, "not a store marker (not JSON)", e);
-    }
-    JsonNode kind = node.get("kind");
-    JsonNode format = node.get("format");
-    if (kind == null || !KIND.equals(kind.asText()) || format == null
-        || !format.isIntegralNumber()) {
-      throw new CorruptLedgerException(marker, -1, "not a store marker: expected kind '" + KIND
-          + "' and an integer format");
-    }
-    if (format.longValue() > FORMAT) {
-      throw new UnsupportedFormatException(marker, "store format", format.longValue(), FORMAT);
-    }
-    if (format.longValue() < 1) {
-      throw new CorruptLedgerException(marker, -1, "invalid store format " + format);
-    }
-  }
-
   private List<String> listRootIds() {
     List<String> ids = new ArrayList<>();
+    SafeFiles.refuseLink(ledgers);
     if (readOnly && !Files.isDirectory(ledgers)) {
       return ids;
     }
@@ -199,7 +253,12 @@ public final class FileLedgerStore implements LedgerStore {
       for (Path entry : entries) {
         String id = Identifiers.fromDirectoryName("root id",
             entry.getFileName().toString());
-        if (id != null && Files.isDirectory(entry)
+        if (id == null) {
+          continue; // not a name this store writes (a temp or stray file)
+        }
+        // A ledger's directory that is a link is refused, not listed or skipped.
+        SafeFiles.refuseLink(entry);
+        if (Files.isDirectory(entry)
             && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
                 || Files.exists(entry.resolve("state.json")))) {
           ids.add(id);
@@ -221,7 +280,7 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     protected FileLedger newBackend(String rootId) {
       return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-          options(), readOnly ? toString() : null);
+          options(), limits, readOnly ? "file store at " + base : null);
     }
 
     @Override

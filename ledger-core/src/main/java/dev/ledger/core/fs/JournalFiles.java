@@ -47,12 +47,12 @@ final class JournalFiles {
 
   private final Path dir;
   private final String root;
-  private final int maxLine;
+  private final StoreLimits limits;
 
-  JournalFiles(Path dir, String root, int maxLine) {
+  JournalFiles(Path dir, String root, StoreLimits limits) {
     this.dir = dir;
     this.root = root;
-    this.maxLine = maxLine;
+    this.limits = limits;
   }
 
   Path dir() {
@@ -63,8 +63,18 @@ final class JournalFiles {
     return root;
   }
 
+  /** Longest line a reader accepts now (see {@link StoreLimits}). */
   int maxLine() {
-    return maxLine;
+    return limits.maxLine();
+  }
+
+  /**
+   * Re-reads the recorded limits after a line longer than {@link #maxLine()} was met.
+   *
+   * @return true if they grew: read the line again
+   */
+  boolean refreshLimits() {
+    return limits.refresh();
   }
 
   /** The segment whose first record has revision {@code base}. */

@@ -119,8 +119,14 @@ final class JournalScanner implements RecordSource {
           return null;
         }
         if (line.kind() == LineReader.Kind.OVERSIZED) {
+          if (files.refreshLimits()) {
+            // A writer raised the store's limits since this store read them: read it again.
+            reader.close();
+            reader = new LineReader(path, line.offset(), files.maxLine());
+            continue;
+          }
           throw new CorruptLedgerException(path, line.offset(), "line longer than "
-              + files.maxLine() + " bytes");
+              + files.maxLine() + " bytes, the longest the store's limits allow");
         }
         if (line.kind() == LineReader.Kind.INCOMPLETE
             || line.kind() == LineReader.Kind.ZERO_CUT) {
@@ -198,6 +204,19 @@ final class JournalScanner implements RecordSource {
       }
       if (later.kind() == LineReader.Kind.ZERO_CUT) {
         continue;
+      }
+      if (later.kind() == LineReader.Kind.OVERSIZED) {
+        if (files.refreshLimits()) {
+          // Limits raised since they were read: look at the bad line again with the new bound.
+          reader.close();
+          reader = new LineReader(path, offset, files.maxLine());
+          finished = false;
+          return true;
+        }
+        // No writer writes a line beyond the recorded limits, and no crash makes one.
+        damage = reason + "; a line longer than " + files.maxLine() + " bytes follows at offset "
+            + later.offset();
+        break;
       }
       if (later.kind() != LineReader.Kind.COMPLETE) {
         break;

@@ -8,6 +8,7 @@ import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.EventPages;
@@ -20,7 +21,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -42,23 +42,46 @@ final class LedgerReader {
   private final String root;
   private final JournalFiles journal;
   private final Path stateFile;
-  private final long maxCheckpointBytes;
+  private final StoreLimits limits;
   private volatile Published published;
 
   /** The latest position this process has seen committed, with its state. */
   private record Published(JsonNode state, int stateVersion, long revision, Instant updatedAt,
       long nextSequence, long segment, long end) {}
 
-  LedgerReader(String root, JournalFiles journal, Path stateFile, long maxCheckpointBytes) {
+  LedgerReader(String root, JournalFiles journal, Path stateFile, StoreLimits limits) {
     this.root = root;
     this.journal = journal;
     this.stateFile = stateFile;
-    this.maxCheckpointBytes = maxCheckpointBytes;
+    this.limits = limits;
   }
 
-  /** The checkpoint, or null if none was written yet. */
+  /**
+   * The checkpoint, or null if none was written yet. A checkpoint beyond the read bound is
+   * read again if the store's recorded limits grew since this store read them.
+   */
   Checkpoint readCheckpoint() {
-    return Checkpoint.read(stateFile, root, maxCheckpointBytes);
+    while (true) {
+      try {
+        return Checkpoint.read(stateFile, root, limits.maxCheckpointBytes());
+      } catch (CorruptLedgerException e) {
+        if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Refuses symbolic links in the ledger's directory and its journal directory (an
+   * {@code lstat} each; files are opened without following links). Called where a read or
+   * a writer's recovery starts from the files, not on the cached fast path.
+   *
+   * @throws dev.ledger.core.SymbolicLinkException naming the link
+   */
+  void refuseLinks() {
+    SafeFiles.refuseLink(stateFile.getParent());
+    SafeFiles.refuseLink(journal.dir());
   }
 
   /** Forgets the cached position (the store is closing). */
@@ -82,6 +105,7 @@ final class LedgerReader {
         return forward;
       }
     }
+    refuseLinks();
     Tail t = Tail.start(readCheckpoint());
     if (!Files.exists(journal.segment(t.segment))) {
       return missingSegment(t);
@@ -167,7 +191,7 @@ final class LedgerReader {
     if (size <= end) {
       return size == end;
     }
-    try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+    try (FileChannel channel = SafeFiles.openRead(segment)) {
       ByteBuffer one = ByteBuffer.allocate(1);
       return channel.read(one, end) == 1 && one.get(0) == 0;
     }
@@ -243,6 +267,7 @@ final class LedgerReader {
   }
 
   EventPage events(Cursor after, int limit) {
+    refuseLinks();
     if (after.isStart()) {
       if (!Files.exists(journal.segment(1))) {
         missingSegment(Tail.start(readCheckpoint()));
@@ -255,6 +280,7 @@ final class LedgerReader {
   }
 
   Stream<Event> replay(Cursor after) {
+    refuseLinks();
     if (after.isStart()) {
       if (!Files.exists(journal.segment(1))) {
         missingSegment(Tail.start(readCheckpoint()));
@@ -287,22 +313,29 @@ final class LedgerReader {
     Path path = journal.segment(segment);
     try {
       if (offset > 0) {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+        try (FileChannel channel = SafeFiles.openRead(path)) {
           ByteBuffer previous = ByteBuffer.allocate(1);
           if (channel.read(previous, offset - 1) != 1 || previous.get(0) != '\n') {
             return null;
           }
         }
       }
-      try (LineReader reader = new LineReader(path, offset, journal.maxLine())) {
-        LineReader.Line line = reader.next();
-        if (line == null || line.kind() != LineReader.Kind.COMPLETE) {
-          return null;
+      LineReader.Line line;
+      while (true) {
+        try (LineReader reader = new LineReader(path, offset, journal.maxLine())) {
+          line = reader.next();
         }
-        CommitRecord record = JournalLine.decode(line.bytes(), line.length());
-        return record.root().equals(root) && (offset > 0 || record.revision() == segment)
-            ? record : null;
+        if (line == null || line.kind() != LineReader.Kind.OVERSIZED
+            || !journal.refreshLimits()) {
+          break;
+        }
       }
+      if (line == null || line.kind() != LineReader.Kind.COMPLETE) {
+        return null;
+      }
+      CommitRecord record = JournalLine.decode(line.bytes(), line.length());
+      return record.root().equals(root) && (offset > 0 || record.revision() == segment)
+          ? record : null;
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
@@ -322,7 +355,7 @@ final class LedgerReader {
       return;
     }
     Path path = journal.segment(t.segment);
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+    try (FileChannel channel = SafeFiles.openRead(path)) {
       long size = channel.size();
       if (t.end > size) {
         throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision

@@ -1,11 +1,11 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.core.internal.io.SafeFiles;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -53,7 +53,7 @@ final class LineReader implements Closeable {
   private boolean stuck;
 
   LineReader(Path file, long offset, int maxLine) throws IOException {
-    this.channel = FileChannel.open(file, StandardOpenOption.READ);
+    this.channel = SafeFiles.openRead(file);
     this.maxLine = maxLine;
     this.bufferOffset = offset;
   }

@@ -1,5 +1,6 @@
 package dev.ledger.core.memory;
 
+import com.google.common.base.Preconditions;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
@@ -24,14 +25,24 @@ public final class InMemoryLedgerStore implements LedgerStore {
     shell = new Ledgers(options, "in-memory store #" + NUMBER.incrementAndGet());
   }
 
-  /** A new, empty store with default options. */
+  /**
+   * A new, empty store with default options.
+   *
+   * @return the store
+   */
   public static InMemoryLedgerStore create() {
     return new InMemoryLedgerStore(LedgerOptions.defaults());
   }
 
-  /** A new, empty store with {@code options} (durability is meaningless here). */
+  /**
+   * A new, empty store with {@code options} (durability is meaningless here).
+   *
+   * @param options the options (clock, limits, lock timeout, update retries)
+   * @return the store
+   * @throws NullPointerException if {@code options} is null
+   */
   public static InMemoryLedgerStore create(LedgerOptions options) {
-    return new InMemoryLedgerStore(options);
+    return new InMemoryLedgerStore(Preconditions.checkNotNull(options, "options"));
   }
 
   @Override

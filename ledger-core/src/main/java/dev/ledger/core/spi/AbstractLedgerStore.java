@@ -29,19 +29,35 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
   private volatile boolean closed;
 
-  /** Creates the store shell; {@code name} appears in {@link StoreClosedException}. */
+  /**
+   * Creates the store shell.
+   *
+   * @param options the options the store runs with
+   * @param name the store as messages name it ({@code "file store at /data/x"}); appears in
+   *     {@link StoreClosedException}
+   * @throws NullPointerException if {@code options} or {@code name} is null
+   */
   protected AbstractLedgerStore(LedgerOptions options, String name) {
     this.options = Preconditions.checkNotNull(options, "options");
-    this.name = name;
+    this.name = Preconditions.checkNotNull(name, "name");
     JsonMapper.Builder builder = LedgerJson.valueMapperBuilder();
     options.mapper().accept(builder);
     this.mapper = builder.build();
   }
 
-  /** Creates the backend of a root id (already validated). Must not touch the disk. */
+  /**
+   * Creates the backend of a root id. Must not touch the disk.
+   *
+   * @param rootId the root id, already validated
+   * @return the backend
+   */
   protected abstract B newBackend(String rootId);
 
-  /** Releases the backends; called once, with no operation in flight. */
+  /**
+   * Releases the backends; called once, with no operation in flight.
+   *
+   * @param backends every backend handed out
+   */
   protected abstract void closeBackends(Collection<B> backends);
 
   @Override
@@ -57,7 +73,11 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     return mapper;
   }
 
-  /** The backends handed out so far (a live view). */
+  /**
+   * The backends handed out so far.
+   *
+   * @return a live view
+   */
   protected final Collection<B> backends() {
     return backends.values();
   }
@@ -70,9 +90,14 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   /**
    * Runs {@code operation} unless the store is closed; close waits for it to finish.
    *
+   * @param operation what to run
+   * @param <T> what it returns
+   * @return what it returned
+   * @throws NullPointerException if {@code operation} is null
    * @throws StoreClosedException if the store is closed
    */
   public final <T> T guarded(Supplier<T> operation) {
+    Preconditions.checkNotNull(operation, "operation");
     closing.readLock().lock();
     try {
       if (closed) {

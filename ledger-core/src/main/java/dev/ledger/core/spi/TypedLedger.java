@@ -19,10 +19,9 @@ import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.StateMappingException;
 import dev.ledger.core.StateType;
 import dev.ledger.core.Versioned;
-import dev.ledger.core.internal.journal.CommandDigests;
+import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -191,7 +190,9 @@ public final class TypedLedger<S> implements Ledger<S> {
     try {
       state = LedgerJson.parse(stateBytes);
     } catch (IOException e) {
-      throw new UncheckedIOException("canonical JSON did not parse back", e);
+      // LedgerJson.tree refuses what the reader would; this is the last line of defence.
+      throw new IllegalArgumentException("state of ledger '" + rootId()
+          + "' cannot be stored: its JSON would not read back (" + e.getMessage() + ")", e);
     }
     String commandId = null;
     for (int i = 0; i < drafts.size(); i++) {

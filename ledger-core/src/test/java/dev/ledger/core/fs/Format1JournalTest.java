@@ -15,7 +15,7 @@ import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.StateType;
-import dev.ledger.core.internal.journal.CommandDigests;
+import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.math.BigDecimal;

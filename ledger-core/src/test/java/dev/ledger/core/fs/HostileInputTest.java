@@ -87,7 +87,9 @@ class HostileInputTest {
           id.append((char) random.nextInt(random.nextBoolean() ? 128 : 0x3000));
         }
         String value = id.toString();
-        boolean valid = value.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,127}");
+        boolean valid = value.matches("[A-Za-z0-9_][A-Za-z0-9._-]{0,127}")
+            && !value.endsWith(".") && !value.contains("..")
+            && !value.split("\\.", 2)[0].matches("(?i)con|prn|aux|nul|com[0-9]|lpt[0-9]");
         Throwable thrown = catchThrowable(() -> store.ledger(value, JsonNode.class));
         if (valid) {
           assertThat(thrown).as("%s id %s", seed, value).isNull();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.Cursor;
 import dev.ledger.core.EventDraft;
-import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.core.ReadOnlyStoreException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,7 +68,7 @@ class ReadOnlyStoreTest {
   @Test
   void readOnlyOpenOfAMissingStoreFails() {
     assertThatThrownBy(() -> FileLedgerStore.openReadOnly(dir.resolve("nothing")))
-        .isInstanceOf(LedgerIOException.class);
+        .isInstanceOf(StoreNotFoundException.class);
     assertThat(Files.exists(dir.resolve("nothing"))).isFalse();
   }
 }

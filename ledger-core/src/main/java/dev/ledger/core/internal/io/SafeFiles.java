@@ -1,19 +1,24 @@
 package dev.ledger.core.internal.io;
 
+import dev.ledger.core.SymbolicLinkException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -21,6 +26,17 @@ import java.util.Set;
  * directories 0700 where POSIX permissions exist), atomic replacement, first-write-wins
  * publication and directory {@code force}. Everything goes through {@code java.nio.file} on
  * the {@link Path} given, so a wrapping file system sees (and can fail) every step.
+ *
+ * <p><b>Symbolic links.</b> A store follows no symbolic link below its base directory (the
+ * base itself may be one: users link a store's directory to where the space is). Files are
+ * opened with {@link LinkOption#NOFOLLOW_LINKS}, which guards the last component of a path;
+ * the directories between the base and a file are checked with {@code lstat}
+ * ({@link #refuseLinksBelow}) where a store resolves them. A link found either way throws
+ * the unchecked {@link SymbolicLinkException} naming it, which passes through the
+ * {@code catch (IOException)} of every caller untouched. The checks guard against links
+ * that are there when a store looks (a copied or restored directory, a mistaken
+ * {@code ln -s}); Java offers no {@code openat}, so a link swapped in between a check and an
+ * open by a concurrent attacker with write access to the store is outside what they catch.
  */
 public final class SafeFiles {
   private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
@@ -47,14 +63,91 @@ public final class SafeFiles {
     return path.getFileSystem().supportedFileAttributeViews().contains("posix");
   }
 
-  /** Opens {@code path} with {@code options}, creating it owner-only if it is created. */
+  /**
+   * Opens the file {@code path} with {@code options}, never through a symbolic link, creating
+   * it owner-only if it is created.
+   *
+   * @throws SymbolicLinkException if {@code path} is a symbolic link
+   */
   public static FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
-    return FileChannel.open(path, options, privateFile(path));
+    Set<OpenOption> noFollow = new HashSet<>(options);
+    noFollow.add(LinkOption.NOFOLLOW_LINKS);
+    try {
+      return FileChannel.open(path, noFollow, privateFile(path));
+    } catch (IOException e) {
+      // O_NOFOLLOW fails with ELOOP on a link (O_EXCL with EEXIST): say what it really is.
+      if (isLink(path)) {
+        throw new SymbolicLinkException(path);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the file {@code path} for reading, never through a symbolic link.
+   *
+   * @throws SymbolicLinkException if {@code path} is a symbolic link
+   */
+  public static FileChannel openRead(Path path) throws IOException {
+    return open(path, Set.of(StandardOpenOption.READ));
+  }
+
+  /**
+   * Returns {@code path} unless it is a symbolic link (one {@code lstat}); a path that does
+   * not exist is returned too.
+   *
+   * @throws SymbolicLinkException if it is a link
+   */
+  public static Path refuseLink(Path path) {
+    if (isLink(path)) {
+      throw new SymbolicLinkException(path);
+    }
+    return path;
+  }
+
+  /**
+   * Returns {@code path} unless it or a directory between {@code base} (excluded: the base may
+   * be a link) and it is a symbolic link; an {@code lstat} per component, stopping at the
+   * first that does not exist. {@code path} must be below {@code base}.
+   *
+   * @throws SymbolicLinkException naming the first link found
+   */
+  public static Path refuseLinksBelow(Path base, Path path) {
+    Path relative = base.relativize(path);
+    Path p = base;
+    for (Path name : relative) {
+      p = p.resolve(name.toString());
+      BasicFileAttributes attributes = lstat(p);
+      if (attributes == null) {
+        break;
+      }
+      if (attributes.isSymbolicLink()) {
+        throw new SymbolicLinkException(p);
+      }
+    }
+    return path;
+  }
+
+  private static boolean isLink(Path path) {
+    BasicFileAttributes attributes = lstat(path);
+    return attributes != null && attributes.isSymbolicLink();
+  }
+
+  /** The attributes of {@code path} itself (not of a link's target), or null if unreadable. */
+  private static BasicFileAttributes lstat(Path path) {
+    try {
+      return Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /**
    * Creates {@code dir} and its missing parents, owner-only. With {@code sync}, forces each
-   * parent whose entries changed, so the new directories survive a power cut.
+   * parent whose entries changed, so the new directories survive a power cut. Links on the
+   * way are followed: use it for a store's base, and {@link #createDirectoriesBelow} inside.
+   *
+   * @throws NotDirectoryException if {@code dir} or a parent exists and is not a directory
    */
   public static void createDirectories(Path dir, boolean sync) throws IOException {
     Deque<Path> missing = new ArrayDeque<>();
@@ -62,18 +155,46 @@ public final class SafeFiles {
       missing.push(p);
     }
     while (!missing.isEmpty()) {
-      Path p = missing.pop();
-      try {
-        Files.createDirectory(p, privateDirectory(p));
-      } catch (FileAlreadyExistsException e) {
-        if (!Files.isDirectory(p)) {
-          throw e;
-        }
-        continue; // a racing creator made it; it forces the parent itself
+      create(missing.pop(), sync);
+    }
+  }
+
+  /**
+   * Creates {@code dir} (below {@code base}) and its missing parents up to {@code base},
+   * owner-only, never through a symbolic link: {@code base} must exist; every component
+   * below it is checked with {@code lstat}. With {@code sync}, forces each parent whose
+   * entries changed.
+   *
+   * @throws SymbolicLinkException if a component below {@code base} is a link
+   * @throws NotDirectoryException if one exists and is not a directory
+   */
+  public static void createDirectoriesBelow(Path base, Path dir, boolean sync)
+      throws IOException {
+    Path p = base;
+    for (Path name : base.relativize(dir)) {
+      p = p.resolve(name.toString());
+      BasicFileAttributes attributes = lstat(p);
+      if (attributes == null) {
+        create(p, sync);
+      } else if (attributes.isSymbolicLink()) {
+        throw new SymbolicLinkException(p);
+      } else if (!attributes.isDirectory()) {
+        throw new NotDirectoryException(p.toString());
       }
-      if (sync && p.getParent() != null) {
-        forceDirectory(p.getParent());
+    }
+  }
+
+  private static void create(Path p, boolean sync) throws IOException {
+    try {
+      Files.createDirectory(p, privateDirectory(p));
+    } catch (FileAlreadyExistsException e) {
+      if (!Files.isDirectory(p)) {
+        throw new NotDirectoryException(p.toString());
       }
+      return; // a racing creator made it; it forces the parent itself
+    }
+    if (sync && p.getParent() != null) {
+      forceDirectory(p.getParent());
     }
   }
 
@@ -189,12 +310,13 @@ public final class SafeFiles {
   }
 
   /**
-   * Reads a whole file of at most {@code maxBytes}.
+   * Reads a whole file of at most {@code maxBytes}, never through a symbolic link.
    *
    * @throws FileTooLargeException if the file is larger
+   * @throws SymbolicLinkException if {@code path} is a symbolic link
    */
   public static byte[] readBounded(Path path, long maxBytes) throws IOException {
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+    try (FileChannel channel = openRead(path)) {
       long size = channel.size();
       if (size > maxBytes) {
         throw new FileTooLargeException(path, size, maxBytes);
@@ -222,9 +344,16 @@ public final class SafeFiles {
   /** A file was larger than the caller's bound. */
   public static final class FileTooLargeException extends IOException {
     private static final long serialVersionUID = 1L;
+    private final long size;
 
     FileTooLargeException(Path path, long size, long max) {
       super(path + " has " + size + " bytes; at most " + max + " are read");
+      this.size = size;
+    }
+
+    /** The size of the file when it was refused. */
+    public long size() {
+      return size;
     }
   }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
+import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Event;

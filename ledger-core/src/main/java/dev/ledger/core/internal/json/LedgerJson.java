@@ -29,8 +29,9 @@ import java.io.IOException;
  *   <li>compact output ({@link #canonical}) for journal lines and digests, two-space
  *       indentation ({@link #pretty}) for whole files meant to be read with {@code cat};
  *   <li>strict reading: duplicate keys, trailing tokens and non-standard JSON are errors;
- *       nesting depth is bounded at {@link #MAX_NESTING_DEPTH} both ways (a value that
- *       could be written can always be read back), token sizes by Jackson's defaults.
+ *       nesting depth is bounded at {@link #MAX_NESTING_DEPTH} and token sizes by
+ *       Jackson's defaults, both ways: {@link #checkDepth} refuses before writing what the
+ *       reader would refuse, so a value that could be written can always be read back.
  * </ul>
  *
  * Thread-safe: the mapper is configured once and only used.
@@ -110,12 +111,18 @@ public final class LedgerJson {
   }
 
   /**
-   * Returns {@code node} if it is nested at most {@link #MAX_NESTING_DEPTH} deep. Walks the
-   * tree without recursion, so a hostile tree cannot overflow the stack before it is refused.
+   * Returns {@code node} if it can be read back once written: nested at most
+   * {@link #MAX_NESTING_DEPTH} deep, and no string, field name or number longer than the
+   * reader accepts (Jackson's {@link StreamReadConstraints} defaults: 20,000,000 characters
+   * for a string, 50,000 for a name, 1,000 for a number). A value the reader would refuse
+   * must be refused before it is written: a committed record that no reader can parse
+   * would make its ledger unreadable for good. Walks the tree without recursion, so a
+   * hostile tree cannot overflow the stack before it is refused.
    *
-   * @throws IllegalArgumentException naming the bound otherwise
+   * @throws IllegalArgumentException naming the bound and the offending size otherwise
    */
   public static JsonNode checkDepth(JsonNode node) {
+    StreamReadConstraints read = MAPPER.getFactory().streamReadConstraints();
     java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
     java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
     nodes.push(node);
@@ -128,9 +135,33 @@ public final class LedgerJson {
           throw new IllegalArgumentException("JSON nesting depth exceeds the maximum of "
               + MAX_NESTING_DEPTH);
         }
+        if (current.isObject()) {
+          for (java.util.Iterator<String> names = current.fieldNames(); names.hasNext(); ) {
+            int length = names.next().length();
+            if (length > read.getMaxNameLength()) {
+              throw new IllegalArgumentException("JSON field name of " + length
+                  + " characters exceeds the maximum of " + read.getMaxNameLength());
+            }
+          }
+        }
         for (JsonNode child : current) {
           nodes.push(child);
           depths.push(depth + 1);
+        }
+      } else if (current.isTextual()) {
+        if (current.textValue().length() > read.getMaxStringLength()) {
+          throw new IllegalArgumentException("JSON string of " + current.textValue().length()
+              + " characters exceeds the maximum of " + read.getMaxStringLength());
+        }
+      } else if (current.isBigInteger() || current.isBigDecimal()) {
+        // Digits from the bit length: toString() of a huge number is itself quadratic.
+        java.math.BigInteger unscaled = current.isBigInteger() ? current.bigIntegerValue()
+            : current.decimalValue().unscaledValue();
+        long digits = (long) (unscaled.bitLength() * 0.30103) + 1;
+        // The written form may add a sign, a point and an exponent: keep a margin.
+        if (digits > read.getMaxNumberLength() - 16) {
+          throw new IllegalArgumentException("JSON number of about " + digits
+              + " digits exceeds the maximum of " + (read.getMaxNumberLength() - 16));
         }
       }
     }

@@ -1,4 +1,4 @@
-package dev.ledger.core.internal.journal;
+package dev.ledger.core.internal.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
