@@ -35,7 +35,8 @@ class ReadmeTest {
   private static final Path SOURCES = Path.of("src", "main", "java", "dev", "ledger", "examples",
       "readme");
   private static final Pattern MARKER = Pattern.compile("^<!-- README:([a-z0-9-]+)(?: .*)? -->$");
-  private static final Pattern BEGIN = Pattern.compile("^// README:begin ([a-z0-9-]+)$");
+  private static final Pattern BEGIN = Pattern.compile("^ *// README:begin ([a-z0-9-]+)$");
+  private static final Pattern END = Pattern.compile("^ *// README:end$");
 
   /**
    * Sections whose Java blocks do not come from compiled classes yet. Each entry must still
@@ -153,19 +154,25 @@ class ReadmeTest {
     }
     for (Path file : files) {
       String name = null;
+      int indent = 0;
       StringBuilder code = new StringBuilder();
       for (String line : Files.readAllLines(file)) {
         Matcher begin = BEGIN.matcher(line);
         if (begin.matches()) {
           assertThat(name).as("nested region in %s", file).isNull();
           name = begin.group(1);
+          // A region inside a method is shown without the method's indentation.
+          indent = line.indexOf('/');
           code.setLength(0);
-        } else if (line.equals("// README:end")) {
+        } else if (END.matcher(line).matches()) {
           assertThat(name).as("README:end without begin in %s", file).isNotNull();
           assertThat(regions.put(name, code.toString())).as("region %s twice", name).isNull();
           name = null;
         } else if (name != null) {
-          code.append(line).append('\n');
+          assertThat(line.isBlank() || line.substring(0, Math.min(indent, line.length()))
+              .isBlank()).as("line of region %s indented less than its marker: %s", name, line)
+              .isTrue();
+          code.append(line.length() > indent ? line.substring(indent) : "").append('\n');
         }
       }
       assertThat(name).as("region %s of %s never ends", name, file).isNull();
