@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * Child main for {@link FileLedgerFollowTest} and {@link FollowLatency}: opens the store,
  * prints {@code READY}, waits for {@code GO} on stdin, then increments the counter ledger
  * {@code count} times through {@link Ledger#update}, printing {@code COMMITTED <sequence>
- * <System.nanoTime() after commit returned>} after each, pausing {@code pauseMicros} between
+ * <System.nanoTime() after commit returned> <System.nanoTime() before it was called>} after each, pausing {@code pauseMicros} between
  * commits (0: none); prints {@code DONE} and exits 0 (1 on any failure, stack trace on stderr).
  *
  * <p>Arguments: store directory, root id, writer name, count, pauseMicros.
@@ -32,10 +32,11 @@ public final class FollowWriter {
       ChildJvm.exitWhenParentGoes();
       for (int step = 0; step < count; step++) {
         var event = Counter.incremented(writer, step);
+        long called = System.nanoTime();
         Versioned<Counter> after = ledger.update(c -> Change.to(c.increment(), event));
         long returned = System.nanoTime();
         // Count starts at 0 at revision 1 without an event: the increment's sequence is the count.
-        System.out.println("COMMITTED " + after.state().count() + " " + returned);
+        System.out.println("COMMITTED " + after.state().count() + " " + returned + " " + called);
         System.out.flush();
         if (pauseMicros > 0) {
           TimeUnit.MICROSECONDS.sleep(pauseMicros);
