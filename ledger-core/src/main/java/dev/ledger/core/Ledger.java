@@ -190,12 +190,20 @@ public interface Ledger<S> {
    * the ledger need not exist yet, at the first read (a ledger that does not exist yet is
    * followed from {@code START} and delivers its first commit).
    *
+   * <p>The library's stores implement it. The default, for implementations of this interface
+   * written before it existed (decorators in users' tests), throws: a decorator should
+   * delegate it.
+   *
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @param pageSize the most events one read fetches and the follower buffers, 1 to 1000
    * @return a follower, to be closed (try-with-resources); the store's close closes it too
    * @throws IllegalArgumentException if {@code pageSize} is out of range
    * @throws NullPointerException if {@code after} is null
    * @throws StoreClosedException if the store is closed
+   * @throws UnsupportedOperationException if this implementation does not follow
    */
-  EventFollower follow(Cursor after, int pageSize);
+  default EventFollower follow(Cursor after, int pageSize) {
+    throw new UnsupportedOperationException(getClass().getName()
+        + " does not implement Ledger.follow; delegate it to the store's ledger");
+  }
 }
