@@ -15,6 +15,8 @@ public record CursoredEvent(Event event, Cursor after) {
   /**
    * Checks both fields.
    *
+   * @param event the event
+   * @param after the cursor after it
    * @throws NullPointerException if either is null
    */
   public CursoredEvent {
