@@ -89,7 +89,7 @@ public abstract class LedgerFollowContract {
     return EventDraft.of("step", Map.of("n", n));
   }
 
-  /** Commits {@code commits} commits of {@code perCommit} events numbered from {@code from}. */
+  /** Commits {@code commits} commits of {@code perCommit} events, numbered on from the count. */
   private static CommitResult commit(Ledger<Counter> ledger, int commits, int perCommit) {
     CommitResult last = null;
     for (int c = 0; c < commits; c++) {
