@@ -169,6 +169,24 @@ class FileLedgerFollowTest {
   }
 
   @Test
+  void aLedgerCreatedLaterByAnotherStoreIsFollowedFromItsFirstCommit() throws Exception {
+    Path base = dir.resolve("store");
+    try (FileLedgerStore following = FileLedgerStore.open(base);
+        FileLedgerStore writing = FileLedgerStore.open(base);
+        EventFollower follower = following.ledger("late", Counter.class).follow(Cursor.START)) {
+      // No journal directory yet: the follower polls until one appears, then watches it.
+      assertThat(follower.next(Duration.ofMillis(30))).isEmpty();
+      Ledger<Counter> ledger = writing.ledger("late", Counter.class);
+      ledger.commit(Ledger.NO_REVISION, new Counter(1), Counter.incremented("other", 0));
+      assertThat(follower.next(DEADLINE)).hasValueSatisfying(
+          e -> assertThat(Counter.step(e)).isEqualTo("other/0"));
+      ledger.update(c -> Change.to(c.increment(), Counter.incremented("other", 1)));
+      assertThat(follower.next(DEADLINE)).hasValueSatisfying(
+          e -> assertThat(e.sequence()).isEqualTo(2));
+    }
+  }
+
+  @Test
   void theWatcherThreadEndsWithTheLastFollower() throws Exception {
     Path base = dir.resolve("store");
     try (FileLedgerStore store = FileLedgerStore.open(base)) {
