@@ -188,4 +188,44 @@ public interface Ledger<S> {
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
    */
   Stream<Event> replay(Cursor after);
+
+  /**
+   * Follows the journal after {@code after}: catch-up, then live, with
+   * {@link EventFollower#DEFAULT_PAGE_SIZE} events per read. Equivalent to
+   * {@code follow(after, EventFollower.DEFAULT_PAGE_SIZE)}.
+   *
+   * @param after a cursor from this ledger, or {@link Cursor#START}
+   * @return a follower, to be closed (try-with-resources)
+   * @throws NullPointerException if {@code after} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  default EventFollower follow(Cursor after) {
+    return follow(after, EventFollower.DEFAULT_PAGE_SIZE);
+  }
+
+  /**
+   * Follows the journal after {@code after}: first every event already committed after it
+   * (catch-up), then each new commit's events as they land (live), in sequence order, each
+   * exactly once, through segment rolls, checkpoints and writer restarts. The consumer pulls
+   * with {@link EventFollower#next}; nothing is read beyond one page ahead of it (see
+   * {@link EventFollower} for why this shape). Touches no file: the cursor is checked, and
+   * the ledger need not exist yet, at the first read (a ledger that does not exist yet is
+   * followed from {@code START} and delivers its first commit).
+   *
+   * <p>The library's stores implement it. The default, for implementations of this interface
+   * written before it existed (decorators in users' tests), throws: a decorator should
+   * delegate it.
+   *
+   * @param after a cursor from this ledger, or {@link Cursor#START}
+   * @param pageSize the most events one read fetches and the follower buffers, 1 to 1000
+   * @return a follower, to be closed (try-with-resources); the store's close closes it too
+   * @throws IllegalArgumentException if {@code pageSize} is out of range
+   * @throws NullPointerException if {@code after} is null
+   * @throws StoreClosedException if the store is closed
+   * @throws UnsupportedOperationException if this implementation does not follow
+   */
+  default EventFollower follow(Cursor after, int pageSize) {
+    throw new UnsupportedOperationException(getClass().getName()
+        + " does not implement Ledger.follow; delegate it to the store's ledger");
+  }
 }

@@ -42,6 +42,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -88,6 +89,20 @@ public abstract class LedgerStoreContractTest {
     return LedgerOptions.defaults()
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC))
         .withLockTimeout(Duration.ofSeconds(10));
+  }
+
+  /** The follow contract, {@link LedgerFollowContract}, on the stores this suite opens. */
+  @Nested
+  class Following extends LedgerFollowContract {
+    @Override
+    protected LedgerStore newStore(LedgerOptions options) {
+      return openStore(options);
+    }
+
+    @Override
+    protected LedgerOptions baseOptions() {
+      return options();
+    }
   }
 
   @BeforeEach

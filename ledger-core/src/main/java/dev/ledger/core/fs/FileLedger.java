@@ -19,6 +19,9 @@ import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.core.spi.CommitSignal;
+import dev.ledger.core.spi.CommitWatch;
+import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.LedgerBackend;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
@@ -27,6 +30,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -78,6 +82,8 @@ final class FileLedger implements LedgerBackend {
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
+  /** Fired once each commit of this store is durable, for followers in this process. */
+  private final CommitSignal signal = new CommitSignal();
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -119,6 +125,16 @@ final class FileLedger implements LedgerBackend {
   @Override
   public Stream<Event> replay(Cursor after) {
     return reader.replay(after);
+  }
+
+  @Override
+  public List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
+    return reader.eventsWithCursors(after, limit);
+  }
+
+  @Override
+  public CommitWatch watchCommits() {
+    return new JournalWatch(signal, journal.dir());
   }
 
   @Override
@@ -167,6 +183,7 @@ final class FileLedger implements LedgerBackend {
       }
       t.sinceCheckpoint++;
       reader.publish(t);
+      signal.fire();
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }

@@ -14,6 +14,7 @@ import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.EventPages;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
+import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -277,6 +278,19 @@ final class LedgerReader {
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
     return EventPages.page(root, verified(position), position.after(), after, limit);
+  }
+
+  /** As {@link #events}, each event with the cursor after it. */
+  List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
+    if (after.isStart()) {
+      if (!Files.exists(journal.segment(1))) {
+        missingSegment(Tail.start(readCheckpoint()));
+        return List.of();
+      }
+      return EventPages.cursored(root, new JournalScanner(journal, 1, 0, 1, 1), 0, limit);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.cursored(root, verified(position), position.after(), limit);
   }
 
   Stream<Event> replay(Cursor after) {

@@ -18,6 +18,9 @@ import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
 import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.core.spi.CommitSignal;
+import dev.ledger.core.spi.CommitWatch;
+import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.LedgerBackend;
 import dev.ledger.core.spi.StoredState;
 import java.util.ArrayList;
@@ -45,6 +48,8 @@ final class MemoryLedger implements LedgerBackend {
   /** Journal index of each command's record; written by writers after the line is added. */
   private final Map<String, Integer> commands = new ConcurrentHashMap<>();
   private volatile Head head;
+  /** Fired after each commit, for followers. */
+  private final CommitSignal signal = new CommitSignal();
 
   private record Head(JsonNode state, long revision, java.time.Instant updatedAt,
       long nextSequence, int stateVersion) {}
@@ -129,6 +134,7 @@ final class MemoryLedger implements LedgerBackend {
       }
       head = new Head(request.state(), record.revision(), record.committedAt(),
           record.nextSequence(), record.stateVersion());
+      signal.fire();
       return record.result(cursorAfter(record, index), false);
     } finally {
       writer.unlock();
@@ -142,6 +148,21 @@ final class MemoryLedger implements LedgerBackend {
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
     return EventPages.page(root, source(verify(position)), position.after(), after, limit);
+  }
+
+  @Override
+  public List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
+    if (after.isStart()) {
+      return EventPages.cursored(root, source(0), 0, limit);
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return EventPages.cursored(root, source(verify(position)), position.after(), limit);
+  }
+
+  @Override
+  public CommitWatch watchCommits() {
+    // Every commit of this ledger goes through this object, so the signal sees them all.
+    return CommitWatch.of(signal);
   }
 
   @Override

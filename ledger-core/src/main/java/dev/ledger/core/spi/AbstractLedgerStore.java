@@ -11,6 +11,8 @@ import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.util.Collection;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -28,6 +30,8 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   private final ConcurrentHashMap<String, B> backends = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
   private volatile boolean closed;
+  /** Followers not yet closed; the store's close ends them. */
+  private final Set<JournalFollower> followers = ConcurrentHashMap.newKeySet();
 
   /**
    * Creates the store shell.
@@ -66,6 +70,21 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     Preconditions.checkNotNull(stateType, "stateType");
     return guarded(() -> new TypedLedger<>(this, backends.computeIfAbsent(rootId,
         this::newBackend), stateType));
+  }
+
+  /** Opens a follower of {@code backend} and keeps it until it or the store closes. */
+  final JournalFollower follow(LedgerBackend backend, dev.ledger.core.Cursor after,
+      int pageSize) {
+    return guarded(() -> {
+      JournalFollower follower = new JournalFollower(this, backend, after, pageSize);
+      followers.add(follower);
+      return follower;
+    });
+  }
+
+  /** Drops a closed follower. */
+  final void forget(JournalFollower follower) {
+    followers.remove(follower);
   }
 
   /** The mapper states are converted with: the library's settings, then the customizer's. */
@@ -117,6 +136,10 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
         return;
       }
       closed = true;
+      // Followers end first: a waiting one wakes and throws StoreClosedException.
+      for (JournalFollower follower : List.copyOf(followers)) {
+        follower.fail(new StoreClosedException(name));
+      }
       closeBackends(backends.values());
     } finally {
       closing.writeLock().unlock();

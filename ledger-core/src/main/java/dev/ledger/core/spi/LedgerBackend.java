@@ -4,6 +4,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -43,4 +44,27 @@ public interface LedgerBackend {
 
   /** Every event after {@code after}, lazily; the caller closes the stream. */
   Stream<Event> replay(Cursor after);
+
+  /**
+   * Up to {@code limit} events after {@code after}, each with the cursor just after it: the
+   * page a follower reads. Same rules as {@link #events} (limit already validated; reading
+   * {@code START} of an absent ledger gives an empty list).
+   *
+   * @param after a cursor from this ledger, or {@code START}
+   * @param limit 1 to 1000
+   * @return the events in sequence order, empty if none were committed after {@code after}
+   * @throws dev.ledger.core.InvalidCursorException if the cursor is not one of this ledger's
+   * @throws dev.ledger.core.LedgerNotFoundException if the ledger does not exist and the
+   *     cursor is not START
+   */
+  List<CursoredEvent> eventsWithCursors(Cursor after, int limit);
+
+  /**
+   * A watch a follower waits on between reads: it wakes on this store's commits of the ledger
+   * and, for a backend that other processes or stores also write, on theirs. Holds what it
+   * needs until closed.
+   *
+   * @return a new watch, to be closed by the follower
+   */
+  CommitWatch watchCommits();
 }

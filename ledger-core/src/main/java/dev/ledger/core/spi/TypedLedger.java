@@ -10,6 +10,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
+import dev.ledger.core.EventFollower;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerNotFoundException;
@@ -178,6 +179,14 @@ public final class TypedLedger<S> implements Ledger<S> {
   public Stream<Event> replay(Cursor after) {
     Preconditions.checkNotNull(after, "after");
     return store.guarded(() -> backend.replay(after));
+  }
+
+  @Override
+  public EventFollower follow(Cursor after, int pageSize) {
+    Preconditions.checkNotNull(after, "after");
+    Preconditions.checkArgument(pageSize >= 1 && pageSize <= MAX_PAGE,
+        "pageSize must be between 1 and %s, got %s", MAX_PAGE, pageSize);
+    return store.follow(backend, after, pageSize);
   }
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {

@@ -3,6 +3,7 @@ package dev.ledger.core.internal.journal;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.spi.CursoredEvent;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -49,6 +50,32 @@ public final class EventPages {
       Event tail = events.get(events.size() - 1);
       return new EventPage(events,
           CursorCodec.encode(root, tail.sequence(), last.segment(), last.offset()), hasMore);
+    }
+  }
+
+  /**
+   * Reads up to {@code limit} events with sequence above {@code after} from {@code source}
+   * (which starts at or before the record holding {@code after + 1}), each with the cursor
+   * after it: the position of the record holding it. Closes the source.
+   */
+  public static List<CursoredEvent> cursored(String root, RecordSource source, long after,
+      int limit) {
+    try (source) {
+      List<CursoredEvent> events = new ArrayList<>(Math.min(limit, 128));
+      PositionedRecord next;
+      while (events.size() < limit && (next = source.next()) != null) {
+        for (Event event : next.record().events()) {
+          if (event.sequence() <= after) {
+            continue;
+          }
+          if (events.size() == limit) {
+            break;
+          }
+          events.add(new CursoredEvent(event,
+              CursorCodec.encode(root, event.sequence(), next.segment(), next.offset())));
+        }
+      }
+      return events;
     }
   }
 
