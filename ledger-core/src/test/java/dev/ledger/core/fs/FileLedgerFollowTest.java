@@ -1,5 +1,6 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.testing.base.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ledger.core.Change;

@@ -1,5 +1,6 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.testing.base.ChildJvm;
 import dev.ledger.core.Change;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;

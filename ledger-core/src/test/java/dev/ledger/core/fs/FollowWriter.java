@@ -1,5 +1,6 @@
 package dev.ledger.core.fs;
 
+import dev.ledger.testing.base.ChildJvm;
 import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;

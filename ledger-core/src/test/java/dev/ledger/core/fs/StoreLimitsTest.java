@@ -25,6 +25,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
+import org.junit.jupiter.api.extension.ExtendWith;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,9 +42,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Size limits travel with the data: {@code store.json} records the largest limits any writer
  * used, every store bounds its reads by them, and raising them is atomic and durable.
  */
+@ExtendWith(SeedExtension.class)
 class StoreLimitsTest {
   private static final int MIB = 1024 * 1024;
-  private static final long SEED = Long.getLong("ledger.seed", System.nanoTime());
   /** A state of this many characters has a checkpoint beyond the default read bound. */
   private static final int LARGE_STATE_CHARS = 33 * MIB;
   private static final LedgerOptions FAST = LedgerOptions.defaults()
@@ -257,9 +260,9 @@ class StoreLimitsTest {
    */
   @ParameterizedTest
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE"})
-  void theMarkerRaiseSurvivesAPowerCutAtEveryStep(Op op) throws IOException {
-    Random random = new Random(SEED + op.ordinal());
-    String seed = "seed " + SEED + " (-Dledger.seed=" + SEED + ")";
+  void theMarkerRaiseSurvivesAPowerCutAtEveryStep(Op op, TestSeed testSeed) throws IOException {
+    Random random = testSeed.random();
+    String seed = testSeed.toString();
     StoreMarker.Limits raised = new StoreMarker.Limits(48 * MIB, 2 * MIB);
     int cuts = 0;
     for (int n = 1; ; n++) {
