@@ -3,7 +3,8 @@
  * too: {@code dev.ledger.testing.fault} (a file system that fails the n-th operation of a
  * kind or loses what was not forced, and {@code FaultLoop}, which crashes a piece of code at
  * each such operation in turn) and {@code dev.ledger.testing.base} (a settable clock, child
- * JVMs with a deadline on every wait, and the seed of randomized tests). Users reach it
+ * JVMs with a deadline on every wait, the seed of randomized tests, and snapshots of
+ * directory trees that say what an operation changed on disk). Users reach it
  * through {@code dev.ledger.testing}, which requires it transitively.
  */
 module dev.ledger.testing.base {

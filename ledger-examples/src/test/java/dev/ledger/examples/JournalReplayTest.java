@@ -6,12 +6,11 @@ import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,7 +28,7 @@ class JournalReplayTest {
             ArtifactOptions.defaults().withClock(DeterministicScenario.CLOCK)), true));
     Path copy = dir.resolve("copy");
     copyTree(original, copy);
-    Map<String, byte[]> before = files(copy);
+    DirectorySnapshot before = files(copy);
 
     ByteArrayOutputStream fromOriginal = new ByteArrayOutputStream();
     ByteArrayOutputStream fromCopy = new ByteArrayOutputStream();
@@ -37,8 +36,7 @@ class JournalReplayTest {
     JournalReplay.replay(copy, fromCopy);
 
     assertThat(fromCopy.toByteArray()).isEqualTo(fromOriginal.toByteArray());
-    assertThat(files(copy)).containsOnlyKeys(before.keySet());
-    files(copy).forEach((name, bytes) -> assertThat(bytes).as(name).isEqualTo(before.get(name)));
+    assertThat(before.diff(files(copy))).isEmpty();
     TaskTimeline timeline = r.timelines().get(DeterministicScenario.PLAN);
     assertThat(timeline.lines()).hasSize(DeterministicScenario.TASKS);
     assertThat(timeline.lines().get(0)).startsWith("t01  succeeded | a1 pending > running(w1)");
@@ -59,13 +57,9 @@ class JournalReplayTest {
     }
   }
 
-  private static Map<String, byte[]> files(Path root) throws IOException {
-    Map<String, byte[]> files = new TreeMap<>();
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
-        files.put(root.relativize(p).toString(), Files.readAllBytes(p));
-      }
-    }
-    return files;
+  /** Every path under {@code root} with each file's content. */
+  private static DirectorySnapshot files(Path root) throws IOException {
+    return DirectorySnapshot.of(root, DirectorySnapshot.Options.of(
+        DirectorySnapshot.Aspect.CONTENT));
   }
 }

@@ -16,22 +16,21 @@ import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.testing.base.DirectorySnapshot;
+import dev.ledger.testing.base.DirectorySnapshot.Aspect;
 import dev.ledger.testing.base.MutableClock;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,18 +77,14 @@ class FileArtifactStoreReadOnlyTest {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Every entry under {@code root}: kind, size, modification time and permissions. */
-  private static Map<String, String> tree(Path root) throws IOException {
-    Map<String, String> out = new TreeMap<>();
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.toList()) {
-        out.put(root.relativize(p).toString(), (Files.isDirectory(p) ? "dir " : "file ")
-            + (Files.isDirectory(p) ? "" : Files.size(p) + " ")
-            + Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS) + " "
-            + PosixFilePermissions.toString(Files.getPosixFilePermissions(p)));
-      }
-    }
-    return out;
+  /**
+   * Every entry under {@code root}: kind, size, content, permissions and modification time,
+   * directories' times included (a temp file created and deleted again changes its
+   * directory's time).
+   */
+  private static DirectorySnapshot snapshot(Path root) throws IOException {
+    return DirectorySnapshot.of(root, DirectorySnapshot.Options.of(Aspect.CONTENT,
+        Aspect.FILE_TIMES, Aspect.DIRECTORY_TIMES, Aspect.PERMISSIONS));
   }
 
   @Test
@@ -125,7 +120,7 @@ class FileArtifactStoreReadOnlyTest {
     Path input = temp.resolve("input.txt");
     Files.writeString(input, "input");
     clock.advance(Duration.ofDays(30));
-    Map<String, String> before = tree(base);
+    DirectorySnapshot before = snapshot(base);
 
     try (FileArtifactStore store = FileArtifactStore.openReadOnly(base)) {
       ByteArrayInputStream stream = new ByteArrayInputStream(utf8("stream"));
@@ -160,7 +155,7 @@ class FileArtifactStoreReadOnlyTest {
       assertThat(stream.available()).as("the refused put read nothing").isEqualTo(6);
       assertThat(store.rootIds()).containsExactly("Root-2", "root-1");
     }
-    assertThat(tree(base)).isEqualTo(before);
+    assertThat(before.diff(snapshot(base))).isEmpty();
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.SymbolicLinkException;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +19,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -88,8 +87,8 @@ class LinksAndIdsTest {
 
   private void assertRefused(Path link, String what, Consumer<FileArtifactStore> operation)
       throws IOException {
-    Map<String, String> store = tree(base);
-    Map<String, String> target = tree(elsewhere);
+    DirectorySnapshot store = snapshot(base);
+    DirectorySnapshot target = snapshot(elsewhere);
     Throwable thrown = catchThrowable(() -> {
       try (FileArtifactStore opened = FileArtifactStore.open(base)) {
         operation.accept(opened);
@@ -98,9 +97,9 @@ class LinksAndIdsTest {
     assertThat(thrown).as(what).isInstanceOf(SymbolicLinkException.class)
         .hasMessageContaining(link.toString());
     assertThat(((SymbolicLinkException) thrown).path()).as(what).isEqualTo(link);
-    assertThat(tree(base)).as("%s: the store is unchanged", what).isEqualTo(store);
-    assertThat(tree(elsewhere)).as("%s: the link's target is unchanged", what)
-        .isEqualTo(target);
+    assertThat(store.diff(snapshot(base))).as("%s: the store is unchanged", what).isEmpty();
+    assertThat(target.diff(snapshot(elsewhere))).as("%s: the link's target is unchanged", what)
+        .isEmpty();
   }
 
   private static byte[] read(InputStream in) {
@@ -155,7 +154,7 @@ class LinksAndIdsTest {
 
   @Test
   void hostileIdsAreRefusedBeforeAnythingIsWritten() throws IOException {
-    Map<String, String> before = tree(base);
+    DirectorySnapshot before = snapshot(base);
     try (FileArtifactStore store = FileArtifactStore.open(base)) {
       for (String id : List.of("CON", "nul.txt", "Com1.tar.gz", "lpt9", "run.", "a..b", "..",
           "a/b", "-x", ".hidden")) {
@@ -170,32 +169,18 @@ class LinksAndIdsTest {
             .isInstanceOf(InvalidIdentifierException.class);
       }
     }
-    assertThat(tree(base)).isEqualTo(before);
+    assertThat(before.diff(snapshot(base))).isEmpty();
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private static Map<String, String> tree(Path root) throws IOException {
-    Map<String, String> out = new TreeMap<>();
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.toList()) {
-        String value;
-        if (Files.isSymbolicLink(p)) {
-          value = "link -> " + Files.readSymbolicLink(p);
-        } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          value = "dir";
-        } else {
-          byte[] bytes = Files.readAllBytes(p);
-          value = bytes.length + " bytes, sha256 " + com.google.common.hash.Hashing.sha256()
-              .hashBytes(bytes);
-          if (!p.getFileName().toString().equals(".lock")) {
-            value += " @" + Files.getLastModifiedTime(p);
-          }
-        }
-        out.put(root.relativize(p).toString(), value);
-      }
-    }
-    return out;
+  /**
+   * The tree under {@code root}, links described and not followed; a lock file's time is left
+   * out (a writer may lock before it meets the link), its content is not.
+   */
+  private static DirectorySnapshot snapshot(Path root) throws IOException {
+    return DirectorySnapshot.of(root, DirectorySnapshot.Options.defaults()
+        .ignoringTimesOf(".lock"));
   }
 
   private static void copy(Path from, Path to) throws IOException {

@@ -15,8 +15,8 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.RevisionConflictException;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -25,9 +25,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,36 +86,25 @@ class DeterminismTest {
     }
   }
 
-  private static Map<String, String> tree(Path base) throws IOException {
-    Map<String, String> files = new TreeMap<>();
-    try (Stream<Path> all = Files.walk(base)) {
-      all.forEach(p -> {
-        try {
-          String name = base.relativize(p).toString();
-          String perms = p.getFileSystem().supportedFileAttributeViews().contains("posix")
-              ? java.nio.file.attribute.PosixFilePermissions.toString(
-                  Files.getPosixFilePermissions(p)) : "";
-          files.put(name, Files.isDirectory(p) ? "dir " + perms
-              : perms + " " + com.google.common.hash.Hashing.sha256()
-                  .hashBytes(Files.readAllBytes(p)));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    }
-    return files;
+  /**
+   * Every path under {@code base} with its kind, permissions and content; not times, which
+   * differ between two runs.
+   */
+  private static DirectorySnapshot tree(Path base) throws IOException {
+    return DirectorySnapshot.of(base, DirectorySnapshot.Options.of(
+        DirectorySnapshot.Aspect.CONTENT, DirectorySnapshot.Aspect.PERMISSIONS));
   }
 
   @Test
   void sameScriptTwiceGivesIdenticalDirectoryTrees() throws IOException {
     script(dir.resolve("a"));
     script(dir.resolve("b"));
-    Map<String, String> a = tree(dir.resolve("a"));
-    assertThat(a.keySet()).anyMatch(name -> name.contains("commands"))
+    DirectorySnapshot a = tree(dir.resolve("a"));
+    assertThat(a.entries().keySet()).anyMatch(name -> name.contains("commands"))
         .anyMatch(name -> name.endsWith("state.json"))
         .anyMatch(name -> name.endsWith("00000000000000000001.jsonl"))
         .anyMatch(name -> name.contains("!run-2"));
-    assertThat(tree(dir.resolve("b"))).isEqualTo(a);
+    assertThat(a.diff(tree(dir.resolve("b")))).isEmpty();
   }
 
   @Test
@@ -127,14 +114,14 @@ class DeterminismTest {
         .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
         .disable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
         .enable(SerializationFeature.INDENT_OUTPUT));
-    assertThat(tree(dir.resolve("b"))).isEqualTo(tree(dir.resolve("a")));
+    assertThat(tree(dir.resolve("a")).diff(tree(dir.resolve("b")))).isEmpty();
   }
 
   @Test
   void refusedOperationsLeaveEveryFileUnchanged() throws IOException {
     Path base = dir.resolve("s");
     script(base);
-    Map<String, String> before = tree(base);
+    DirectorySnapshot before = tree(base);
     LedgerOptions options = LedgerOptions.defaults().withClock(steppingClock())
         .withLockTimeout(Duration.ofSeconds(5)).withLimits(4096, 128);
     try (FileLedgerStore store = FileLedgerStore.open(base, options)) {
@@ -155,6 +142,6 @@ class DeterminismTest {
       assertThatThrownBy(() -> store.ledger("../escape", Plan.class))
           .isInstanceOf(dev.ledger.core.InvalidIdentifierException.class);
     }
-    assertThat(tree(base)).isEqualTo(before);
+    assertThat(before.diff(tree(base))).isEmpty();
   }
 }

@@ -10,6 +10,7 @@ import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.testing.base.DirectorySnapshot;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
@@ -78,22 +79,10 @@ class FileLedgerDamageTest {
     }
   }
 
-  private Map<Path, byte[]> snapshot() throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toMap(
-          p -> p, p -> {
-            try {
-              return Files.readAllBytes(p);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }));
-    }
-  }
-
-  private static void assertSameFiles(Map<Path, byte[]> before, Map<Path, byte[]> after) {
-    assertThat(after.keySet()).isEqualTo(before.keySet());
-    before.forEach((path, bytes) -> assertThat(after.get(path)).as("%s", path).isEqualTo(bytes));
+  /** Every path of the store with each file's content (not times). */
+  private DirectorySnapshot snapshot() throws IOException {
+    return DirectorySnapshot.of(dir, DirectorySnapshot.Options.of(
+        DirectorySnapshot.Aspect.CONTENT));
   }
 
   /** The segment's records: its bytes up to the preallocated zeros a writer left. */
@@ -263,7 +252,7 @@ class FileLedgerDamageTest {
    */
   private void assertDamageReportedAndNothingChanged(long offset, String message)
       throws IOException {
-    Map<Path, byte[]> before = snapshot();
+    DirectorySnapshot before = snapshot();
     try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
       Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
       assertThatThrownBy(ledger::load).isInstanceOfSatisfying(CorruptLedgerException.class, e -> {
@@ -275,7 +264,7 @@ class FileLedgerDamageTest {
       assertThatThrownBy(() -> ledger.events(Cursor.START, 100))
           .isInstanceOf(CorruptLedgerException.class);
     }
-    assertSameFiles(before, snapshot());
+    assertThat(before.diff(snapshot())).isEmpty();
   }
 
   @Test
@@ -350,7 +339,7 @@ class FileLedgerDamageTest {
       default -> throw new IllegalArgumentException(variant);
     };
     Files.write(state, bad);
-    Map<Path, byte[]> before = snapshot();
+    DirectorySnapshot before = snapshot();
     try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
       Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
       assertThatThrownBy(ledger::load).as(variant).isInstanceOfSatisfying(
@@ -359,7 +348,7 @@ class FileLedgerDamageTest {
       assertThatThrownBy(() -> ledger.commit(4, new Counter(5))).as(variant)
           .isInstanceOf(CorruptLedgerException.class);
     }
-    assertSameFiles(before, snapshot());
+    assertThat(before.diff(snapshot())).isEmpty();
   }
 
   @Test

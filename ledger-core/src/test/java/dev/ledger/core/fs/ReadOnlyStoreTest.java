@@ -7,11 +7,11 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.core.ReadOnlyStoreException;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,15 +22,14 @@ class ReadOnlyStoreTest {
 
   record Counter(int value) {}
 
-  private Map<String, Long> tree(Path base) throws IOException {
-    Map<String, Long> out = new TreeMap<>();
-    try (Stream<Path> all = Files.walk(base)) {
-      for (Path p : all.toList()) {
-        out.put(base.relativize(p) + "@" + Files.getLastModifiedTime(p).toMillis(),
-            Files.isDirectory(p) ? -1 : Files.size(p));
-      }
-    }
-    return out;
+  /**
+   * Every path under {@code base} with its kind, size, content and modification time,
+   * directories' times included.
+   */
+  private static DirectorySnapshot tree(Path base) throws IOException {
+    return DirectorySnapshot.of(base, DirectorySnapshot.Options.of(
+        DirectorySnapshot.Aspect.CONTENT, DirectorySnapshot.Aspect.FILE_TIMES,
+        DirectorySnapshot.Aspect.DIRECTORY_TIMES));
   }
 
   @Test
@@ -52,7 +51,7 @@ class ReadOnlyStoreTest {
         }
       }
     }
-    Map<String, Long> before = tree(copy);
+    DirectorySnapshot before = tree(copy);
     try (FileLedgerStore store = FileLedgerStore.openReadOnly(copy)) {
       assertThat(store.readOnly()).isTrue();
       assertThat(store.rootIds()).containsExactly("run-1");
@@ -62,7 +61,7 @@ class ReadOnlyStoreTest {
       assertThatThrownBy(() -> ledger.commit(2, new Counter(3)))
           .isInstanceOf(ReadOnlyStoreException.class).hasMessageContaining("run-1");
     }
-    assertThat(tree(copy)).isEqualTo(before);
+    assertThat(before.diff(tree(copy))).isEmpty();
   }
 
   @Test

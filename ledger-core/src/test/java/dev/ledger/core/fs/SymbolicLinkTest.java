@@ -11,6 +11,7 @@ import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.SymbolicLinkException;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -20,7 +21,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,8 +98,8 @@ class SymbolicLinkTest {
    */
   private void assertRefused(Path link, String what, Consumer<FileLedgerStore> operation)
       throws IOException {
-    Map<String, String> store = tree(dir);
-    Map<String, String> target = tree(elsewhere);
+    DirectorySnapshot store = tree(dir);
+    DirectorySnapshot target = tree(elsewhere);
     Throwable thrown;
     try (FileLedgerStore opened = FileLedgerStore.open(dir, OPTIONS)) {
       thrown = catchThrowable(() -> operation.accept(opened));
@@ -107,9 +107,9 @@ class SymbolicLinkTest {
     assertThat(thrown).as(what).isInstanceOf(SymbolicLinkException.class)
         .hasMessageContaining(link.toString()).hasMessageContaining("symbolic link");
     assertThat(((SymbolicLinkException) thrown).path()).as(what).isEqualTo(link);
-    assertThat(tree(dir)).as("%s: the store is unchanged", what).isEqualTo(store);
-    assertThat(tree(elsewhere)).as("%s: the link's target is unchanged", what)
-        .isEqualTo(target);
+    assertThat(store.diff(tree(dir))).as("%s: the store is unchanged", what).isEmpty();
+    assertThat(target.diff(tree(elsewhere))).as("%s: the link's target is unchanged", what)
+        .isEmpty();
   }
 
   private static void load(FileLedgerStore store) {
@@ -157,7 +157,7 @@ class SymbolicLinkTest {
         .resolve("journal"));
     Path link = Files.createSymbolicLink(journal.resolve(JournalFiles.name(1)),
         elsewhere.resolve("not-there.jsonl"));
-    Map<String, String> before = tree(dir);
+    DirectorySnapshot before = tree(dir);
     Throwable thrown;
     try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
       thrown = catchThrowable(() -> store.ledger("run-2", JsonNode.class).commit(0, state(1)));
@@ -167,9 +167,7 @@ class SymbolicLinkTest {
     assertThat(elsewhere.resolve("not-there.jsonl")).doesNotExist();
     // The writer takes the new ledger's lock (creating its empty lock file) before it meets
     // the link; nothing else is written.
-    Map<String, String> after = tree(dir);
-    after.remove("ledgers/run-2/.lock");
-    assertThat(after).isEqualTo(before);
+    assertThat(before.diff(tree(dir).without("ledgers/run-2/.lock"))).isEmpty();
   }
 
   @Test
@@ -215,14 +213,14 @@ class SymbolicLinkTest {
   void aLinkedLedgersDirectoryOrMarkerIsRefusedWhenTheStoreOpens() throws IOException {
     for (String name : List.of("ledgers", "store.json")) {
       Path link = plant(dir.resolve(name));
-      Map<String, String> target = tree(elsewhere);
+      DirectorySnapshot target = tree(elsewhere);
       for (boolean readOnly : new boolean[] {false, true}) {
         Throwable thrown = catchThrowable(() -> (readOnly ? FileLedgerStore.openReadOnly(dir)
             : FileLedgerStore.open(dir, OPTIONS)).close());
         assertThat(thrown).as("%s, read-only %s", name, readOnly)
             .isInstanceOf(SymbolicLinkException.class).hasMessageContaining(link.toString());
       }
-      assertThat(tree(elsewhere)).as(name).isEqualTo(target);
+      assertThat(target.diff(tree(elsewhere))).as(name).isEmpty();
       Files.delete(link);
       copy(elsewhere.resolve(name), dir.resolve(name));
     }
@@ -246,32 +244,13 @@ class SymbolicLinkTest {
   // ---------------------------------------------------------------- helpers
 
   /**
-   * Every path below {@code root} with its kind and content digest and time (a link's target
-   * for a link).
+   * Every path below {@code root} with its kind, content and time (a link's target for a
+   * link). A writer takes its lock (writing and clearing its holder line) before it can meet
+   * a link, so the lock file's content is compared, not its time.
    */
-  static Map<String, String> tree(Path root) throws IOException {
-    Map<String, String> out = new TreeMap<>();
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.toList()) {
-        String value;
-        if (Files.isSymbolicLink(p)) {
-          value = "link -> " + Files.readSymbolicLink(p);
-        } else if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          value = "dir";
-        } else {
-          byte[] bytes = Files.readAllBytes(p);
-          value = bytes.length + " bytes, sha256 " + com.google.common.hash.Hashing.sha256()
-              .hashBytes(bytes);
-          if (!p.getFileName().toString().equals(".lock")) {
-            // A writer takes its lock (writing and clearing its holder line) before it can
-            // meet a link; the lock file's content is compared, not its time.
-            value += " @" + Files.getLastModifiedTime(p);
-          }
-        }
-        out.put(root.relativize(p).toString(), value);
-      }
-    }
-    return out;
+  static DirectorySnapshot tree(Path root) throws IOException {
+    return DirectorySnapshot.of(root, DirectorySnapshot.Options.defaults()
+        .ignoringTimesOf(".lock"));
   }
 
   static void copy(Path from, Path to) throws IOException {

@@ -25,6 +25,7 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.core.memory.InMemoryLedgerStore;
+import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,7 +55,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -359,7 +359,7 @@ class ErrorContractTest {
       Object instance, Executable executable, Object[] args, String what, Path dir)
       throws IOException {
     String call = target + ": " + describe(executable) + " with " + what;
-    Map<String, String> before = dir == null ? Map.of() : tree(dir);
+    DirectorySnapshot before = dir == null ? DirectorySnapshot.none() : tree(dir);
     Throwable thrown = null;
     try {
       Object result = executable instanceof Method m ? m.invoke(instance, args)
@@ -380,9 +380,9 @@ class ErrorContractTest {
           + expected.getSimpleName() + ": " + thrown.getMessage());
     }
     if (dir != null) {
-      Map<String, String> after = tree(dir);
-      if (!after.equals(before)) {
-        out.add(call + ": changed the directory: " + difference(before, after));
+      String changes = before.diff(tree(dir));
+      if (!changes.isEmpty()) {
+        out.add(call + ": changed the directory:\n" + changes.indent(2).stripTrailing());
       }
     }
     return out;
@@ -507,36 +507,14 @@ class ErrorContractTest {
         .collect(Collectors.joining(", ", "(", ")"));
   }
 
-  /** Every path below {@code root} (which may not exist) with its kind, size and time. */
-  private static Map<String, String> tree(Path root) throws IOException {
-    Map<String, String> out = new TreeMap<>();
-    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      return out;
-    }
-    try (Stream<Path> all = Files.walk(root)) {
-      for (Path p : all.toList()) {
-        boolean lock = p.getFileName() != null && p.getFileName().toString().equals(".lock");
-        out.put(root.relativize(p).toString(), Files.isDirectory(p) ? "dir"
-            : Files.size(p) + " bytes" + (lock ? "" : " @" + Files.getLastModifiedTime(p)));
-      }
-    }
-    return out;
-  }
-
-  private static String difference(Map<String, String> before, Map<String, String> after) {
-    List<String> changes = new ArrayList<>();
-    for (String path : before.keySet()) {
-      if (!after.containsKey(path)) {
-        changes.add("removed " + path);
-      } else if (!after.get(path).equals(before.get(path))) {
-        changes.add("changed " + path);
-      }
-    }
-    for (String path : after.keySet()) {
-      if (!before.containsKey(path)) {
-        changes.add("created " + path);
-      }
-    }
-    return String.join(", ", changes);
+  /**
+   * Every path below {@code root} (which may not exist) with its kind, size and time; a lock
+   * file's time is left out.
+   */
+  private static DirectorySnapshot tree(Path root) throws IOException {
+    return Files.exists(root, LinkOption.NOFOLLOW_LINKS)
+        ? DirectorySnapshot.of(root, DirectorySnapshot.Options.of(
+            DirectorySnapshot.Aspect.FILE_TIMES).ignoringTimesOf(".lock"))
+        : DirectorySnapshot.none();
   }
 }
