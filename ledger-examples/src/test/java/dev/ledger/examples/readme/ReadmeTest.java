@@ -64,6 +64,13 @@ class ReadmeTest {
   }
 
   @Test
+  void theFollowQuickStartPrintsWhatTheReadmeSays() throws Exception {
+    List<String> printed = run(() -> FollowQuickStart.main(new String[] {dir.toString()}));
+
+    assertThat(printed).containsExactlyElementsOf(readme().outputs.get("follow-output"));
+  }
+
+  @Test
   void theQuickStartRunsWithoutArgumentsInANewDirectory() throws Exception {
     List<String> printed = run(() -> QuickStart.main(new String[0]));
 
@@ -84,7 +91,7 @@ class ReadmeTest {
     Map<String, String> regions = regions();
     Readme readme = readme();
 
-    assertThat(regions).containsKeys("quickstart", "artifacts");
+    assertThat(regions).containsKeys("quickstart", "artifacts", "follow");
     assertThat(readme.blocks.keySet()).as("marked Java blocks of README.md")
         .containsExactlyInAnyOrderElementsOf(regions.keySet());
     regions.forEach((name, code) -> assertThat(readme.blocks.get(name))

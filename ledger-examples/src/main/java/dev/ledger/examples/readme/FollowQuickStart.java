@@ -1,5 +1,13 @@
-package dev.ledger.core;
+package dev.ledger.examples.readme;
 
+// README:begin follow
+import dev.ledger.core.Change;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.EventFollower;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerStore;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,23 +15,17 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * The README's "Following a ledger" snippet, compiled and run by
- * {@link FollowQuickStartTest}: a writer thread counts to 3 while the main thread follows
- * the ledger from its start and prints each event, then the cursor to resume from.
- */
-public final class FollowQuickStart {
-  private FollowQuickStart() {}
-
+/** Following a ledger: a writer thread counts to 3 while the main thread follows. */
+public class FollowQuickStart {
   /** The state: a count. */
   public record Count(int value) {}
 
+  /** Takes a store directory, or makes a new temporary one. */
   public static void main(String[] args) throws Exception {
-    Path dir = Files.createTempDirectory("ledger-follow");
+    Path dir = args.length > 0 ? Path.of(args[0]) : Files.createTempDirectory("follow");
     try (LedgerStore store = FileLedgerStore.open(dir)) {
       Ledger<Count> ledger = store.ledger("counter", Count.class);
-      ledger.commit(Ledger.NO_REVISION, new Count(1),
-          EventDraft.of("counted", Map.of("to", 1)));
+      ledger.commit(Ledger.NO_REVISION, new Count(1), EventDraft.of("counted", Map.of("to", 1)));
 
       Thread writer = new Thread(() -> {
         for (int i = 2; i <= 3; i++) {
@@ -49,3 +51,4 @@ public final class FollowQuickStart {
     }
   }
 }
+// README:end
