@@ -36,16 +36,12 @@ final class LedgerRepair {
       throw new LedgerNotFoundException(root);
     }
     boolean sync = options.durability() == dev.ledger.core.Durability.SYNC;
+    // A first read without the lock refuses a damaged journal before even the lock file
+    // is touched; the read under the lock is the one the repair trusts.
+    refuseDamage(root, scan(verifier, root, dir));
     try (FileLocks.Held held = FileLocks.acquire(dir.resolve(".lock"), options.lockTimeout())) {
-      LedgerVerifier v = verifier.verifier(root, dir, p -> { }, 0, 1);
-      v.scanJournal(null);
-      Finding damage = v.firstJournalDamage;
-      if (damage != null) {
-        throw new UnrepairableLedgerException(root, damage.file(), damage.offset(),
-            "the journal is damaged before its tail: " + damage.detail()
-                + (damage.expected() == null && damage.actual() == null ? ""
-                : " (expected " + damage.expected() + ", actual " + damage.actual() + ")"));
-      }
+      LedgerVerifier v = scan(verifier, root, dir);
+      refuseDamage(root, v);
       Path journalDir = dir.resolve("journal");
       if (v.end.revision == 0) {
         throw new UnrepairableLedgerException(root, journalDir, -1,
@@ -72,6 +68,22 @@ final class LedgerRepair {
       return new RepairResult(root, v.end.revision, rewrite, written, removed);
     } catch (IOException e) {
       throw new LedgerIOException("repairing ledger '" + root + "'", dir, e);
+    }
+  }
+
+  private static LedgerVerifier scan(StoreVerifier verifier, String root, Path dir) {
+    LedgerVerifier v = verifier.verifier(root, dir, p -> { }, 0, 1);
+    v.scanJournal(null);
+    return v;
+  }
+
+  private static void refuseDamage(String root, LedgerVerifier v) {
+    Finding damage = v.firstJournalDamage;
+    if (damage != null) {
+      throw new UnrepairableLedgerException(root, damage.file(), damage.offset(),
+          "the journal is damaged before its tail: " + damage.detail()
+              + (damage.expected() == null && damage.actual() == null ? ""
+              : " (expected " + damage.expected() + ", actual " + damage.actual() + ")"));
     }
   }
 

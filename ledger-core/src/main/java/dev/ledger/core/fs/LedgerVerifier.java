@@ -65,6 +65,8 @@ final class LedgerVerifier {
   final Tail end = new Tail();
   /** Every command in the journal, where its record is. */
   final Map<String, CommandIndex.Entry> commands = new LinkedHashMap<>();
+  /** Journal lines found damaged, as "path:offset": an entry pointing at one is not blamed. */
+  private final java.util.Set<String> damagedLines = new java.util.HashSet<>();
   /** Whether the journal has damage before its tail (a repair must refuse). */
   Finding firstJournalDamage;
 
@@ -532,6 +534,11 @@ final class LedgerVerifier {
       }
       return;
     }
+    Path target = journal.segment(entry.segment());
+    if (damagedLines.contains(target + ":" + entry.offset())
+        || damagedLines.contains(target + ":-1")) {
+      return; // it points at a record or segment already reported as damaged or missing
+    }
     // a commit newer than the scan, or a command the journal does not hold
     LedgerReader reader = new LedgerReader(root, journal, stateFile, maxCheckpointBytes);
     CommitRecord r = reader.recordAt(entry.segment(), entry.offset());
@@ -607,6 +614,7 @@ final class LedgerVerifier {
       String actual) {
     Finding f = new Finding(kind, root, file, offset, detail, expected, actual);
     findings.add(f);
+    damagedLines.add(file + ":" + offset);
     if (firstJournalDamage == null) {
       firstJournalDamage = f;
     }
