@@ -113,6 +113,11 @@ public record VerifyReport(int ledgers, long segments, long records, long events
     UNREADABLE(true),
     /** The journal ends with an incomplete or torn line: a crash left it; the next writer cuts it. */
     TORN_TAIL(false),
+    /**
+     * A command index entry that does not parse, of a command no checkpoint covers yet: a
+     * checkpoint being written, or damage that the next checkpoint rewrites.
+     */
+    UNSETTLED_COMMAND_ENTRY(false),
     /** A temp file a crashed checkpoint left; the next writer removes it. */
     LEFTOVER_TEMP_FILE(false),
     /** A file or directory the store does not write; left alone. */

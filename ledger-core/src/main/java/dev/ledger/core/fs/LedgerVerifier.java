@@ -39,8 +39,9 @@ import java.util.function.Consumer;
  * <p><b>Racing writers.</b> The checkpoint is read before the journal, and the journal after
  * it only grows, so the scan always reaches the checkpoint's revision. Command entries are
  * read after the scan; one for a commit newer than the scan is checked against the record it
- * names. An entry that does not parse is read again if a checkpoint was written during the
- * verify (it may have been caught while being written). Not thread-safe: one per run.
+ * names. An entry that does not parse is read again after the checkpoint is: it is damage
+ * only if a published checkpoint covers its command (see {@link #settled}). Not thread-safe:
+ * one per run.
  */
 final class LedgerVerifier {
   private static final long PROGRESS_BYTES = 1 << 20;
@@ -514,9 +515,8 @@ final class LedgerVerifier {
     try {
       entry = index.find(id);
     } catch (CorruptLedgerException | UnsupportedFormatException e) {
-      entry = retryAfterCheckpoint(id, checkpoint);
+      entry = settled(id, file, checkpoint, e);
       if (entry == null) {
-        add(Kind.BAD_COMMAND_ENTRY, file, -1, e.getMessage(), null, null);
         return;
       }
     } catch (LedgerIOException e) {
@@ -550,17 +550,39 @@ final class LedgerVerifier {
     }
   }
 
-  /** The entry read again if a checkpoint was written since the verify began, else null. */
-  private CommandIndex.Entry retryAfterCheckpoint(String id, Checkpoint before) {
+  /**
+   * An entry that did not parse, read again once the checkpoint is read again: a writer
+   * creates the entries of a checkpoint before publishing it, so an entry caught while being
+   * written belongs to no published checkpoint. Returns the entry if it parses now; else
+   * records damage if a published checkpoint covers its command (such an entry was complete
+   * and forced, and is never rewritten), or a note if none does (a checkpoint in progress,
+   * or damage the next checkpoint rewrites), and returns null.
+   */
+  private CommandIndex.Entry settled(String id, Path file, Checkpoint before,
+      RuntimeException failure) {
+    long covered = before == null ? 0 : before.revision();
     try {
       Checkpoint now = Checkpoint.read(stateFile, root, maxCheckpointBytes);
-      if (now == null || before != null && now.revision() == before.revision()) {
-        return null;
+      if (now != null) {
+        covered = Math.max(covered, now.revision());
       }
-      return index.find(id);
+      CommandIndex.Entry again = index.find(id);
+      if (again != null) {
+        return again;
+      }
+      return null; // removed since listed
     } catch (LedgerException e) {
-      return null;
+      failure = e;
     }
+    CommandIndex.Entry journaled = commands.get(id);
+    if (journaled != null && journaled.revision() <= covered) {
+      add(Kind.BAD_COMMAND_ENTRY, file, -1, failure.getMessage(), null, null);
+    } else {
+      note(Kind.UNSETTLED_COMMAND_ENTRY, file, -1, "the entry of a command no checkpoint "
+          + "covers yet does not parse: a checkpoint in progress, or damage the next "
+          + "checkpoint rewrites (" + failure.getMessage() + ")");
+    }
+    return null;
   }
 
   private static String describe(CommandIndex.Entry e) {
