@@ -48,7 +48,7 @@ final class LedgerVerifier {
 
   private final String root;
   private final Path dir;
-  private final JournalFiles journal;
+  private final Segments journal;
   private final Path stateFile;
   private final long maxCheckpointBytes;
   private final CommandIndex index;
@@ -81,7 +81,7 @@ final class LedgerVerifier {
       Consumer<VerifyProgress> progress, int ledger, int ledgers) {
     this.root = root;
     this.dir = dir;
-    this.journal = new JournalFiles(dir.resolve("journal"), root, maxLine);
+    this.journal = new Segments(dir.resolve("journal"), maxLine);
     this.stateFile = dir.resolve("state.json");
     this.maxCheckpointBytes = maxCheckpointBytes;
     this.index = new CommandIndex(dir.resolve("commands"));
@@ -540,13 +540,41 @@ final class LedgerVerifier {
       return; // it points at a record or segment already reported as damaged or missing
     }
     // a commit newer than the scan, or a command the journal does not hold
-    LedgerReader reader = new LedgerReader(root, journal, stateFile, maxCheckpointBytes);
-    CommitRecord r = reader.recordAt(entry.segment(), entry.offset());
+    CommitRecord r = recordAt(entry.segment(), entry.offset());
     if (r == null || r.revision() != entry.revision() || !id.equals(r.commandId())
         || !entry.digest().equals(r.commandDigest())) {
       add(Kind.COMMAND_ENTRY_MISMATCH, file, -1, "the entry of " + id + " points at no "
           + "commit that carries it", "a record of " + id, r == null ? "no record there"
           : "revision " + r.revision() + " with command " + r.commandId());
+    }
+  }
+
+  /** The valid record of this ledger whose line starts at {@code offset}, or null. */
+  private CommitRecord recordAt(long segment, long offset) {
+    Path path = journal.segment(segment);
+    if (segment < 1 || offset < 0 || !Files.exists(path)) {
+      return null;
+    }
+    try {
+      if (offset > 0) {
+        try (LineReader before = new LineReader(path, offset - 1, journal.maxLine())) {
+          LineReader.Line newline = before.next();
+          if (newline == null || newline.kind() != LineReader.Kind.COMPLETE
+              || newline.length() != 0) {
+            return null;
+          }
+        }
+      }
+      try (LineReader reader = new LineReader(path, offset, journal.maxLine())) {
+        LineReader.Line line = reader.next();
+        if (line == null || line.kind() != LineReader.Kind.COMPLETE) {
+          return null;
+        }
+        CommitRecord r = JournalLine.decode(line.bytes(), line.length());
+        return r.root().equals(root) ? r : null;
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
     }
   }
 
@@ -593,10 +621,35 @@ final class LedgerVerifier {
   // ---------------------------------------------------------------- helpers
 
   private List<Long> bases() {
-    try {
-      return journal.bases();
-    } catch (IOException e) {
-      throw new LedgerIOException("listing journal segments", journal.dir(), e);
+    return journal.bases();
+  }
+
+  /**
+   * The names of a ledger's journal segments ({@link JournalFiles#name}) and the line bound:
+   * only what the verifier needs, with no tie to a store's live limits.
+   */
+  private record Segments(Path dir, int maxLine) {
+    private static final java.util.regex.Pattern NAME =
+        java.util.regex.Pattern.compile("\\d{20}\\.jsonl");
+
+    Path segment(long base) {
+      return dir.resolve(JournalFiles.name(base));
+    }
+
+    /** Bases of every segment present, ascending. */
+    List<Long> bases() {
+      List<Long> bases = new ArrayList<>();
+      try {
+        for (Path entry : sorted(dir)) {
+          String name = entry.getFileName().toString();
+          if (NAME.matcher(name).matches()) {
+            bases.add(Long.parseLong(name.substring(0, 20)));
+          }
+        }
+      } catch (IOException e) {
+        throw new LedgerIOException("listing journal segments", dir, e);
+      }
+      return bases;
     }
   }
 

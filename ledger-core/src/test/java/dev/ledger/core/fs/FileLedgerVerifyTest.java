@@ -124,8 +124,11 @@ class FileLedgerVerifyTest {
   void aMissingSegmentIsNamed() throws IOException {
     dev.ledger.core.LedgerOptions small = OPTIONS.withSegmentBytes(4096);
     commit(dir, small, "root-1", 60);
-    List<Long> bases = new JournalFiles(ledgerDir(dir, "root-1").resolve("journal"), "root-1",
-        1 << 20).bases();
+    List<Long> bases;
+    try (var files = Files.list(ledgerDir(dir, "root-1").resolve("journal"))) {
+      bases = files.map(p -> Long.parseLong(p.getFileName().toString().substring(0, 20)))
+          .sorted().toList();
+    }
     assertThat(bases.size()).isGreaterThanOrEqualTo(3);
     Path missing = segment(dir, "root-1", bases.get(1));
     Files.delete(missing);
@@ -212,6 +215,18 @@ class FileLedgerVerifyTest {
     Finding missing = report.damage().stream()
         .filter(f -> f.kind() == Kind.COMMAND_ENTRY_MISSING).findFirst().orElseThrow();
     assertThat(missing.file()).isEqualTo(entries.get(2));
+  }
+
+  @Test
+  void anEntryOfACommandTheJournalDoesNotHoldIsFound() throws IOException {
+    commit(dir, OPTIONS, "root-1", 3);
+    Path entry = VerifyFixture.commandEntries(dir, "root-1").get(0);
+    Path stray = entry.resolveSibling("0".repeat(62) + ".json");
+    Files.copy(entry, stray);
+    VerifyReport report = verify();
+    assertThat(kinds(report)).containsExactly(Kind.COMMAND_ENTRY_MISMATCH);
+    assertThat(report.damage().get(0).file()).isEqualTo(stray);
+    assertThat(report.damage().get(0).actual()).startsWith("revision ");
   }
 
   @Test
