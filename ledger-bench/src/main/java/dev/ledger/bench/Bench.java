@@ -83,7 +83,7 @@ public final class Bench {
         SingleLedgerScenario.run(config, report);
       }
       History history = null;
-      if (s.contains(2) || s.contains(3) || s.contains(6)) {
+      if (s.contains(2) || s.contains(3) || s.contains(6) || s.contains(8)) {
         progress("building histories " + config.histories());
         history = History.build(config);
       }
@@ -110,6 +110,10 @@ public final class Bench {
       if (s.contains(7)) {
         progress("7 artifacts");
         ArtifactScenario.run(config, report);
+      }
+      if (s.contains(8)) {
+        progress("8 verify");
+        VerifyScenario.run(config, history, report);
       }
     } finally {
       ScratchFiles.deleteTree(config.dir());

@@ -17,8 +17,9 @@ class BenchTest {
     System.out.println(md);
     assertThat(md).contains("| measurement | median | min | max | unit | rounds |",
         "### Ratios (of medians, same run) and targets", "ledger / floor",
-        "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256");
-    for (int scenario = 1; scenario <= 7; scenario++) {
+        "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256",
+        "verify MB/s / raw read MB/s");
+    for (int scenario = 1; scenario <= 8; scenario++) {
       assertThat(md).contains("### " + scenario + ". ");
     }
   }

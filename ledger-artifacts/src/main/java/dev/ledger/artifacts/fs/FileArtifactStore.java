@@ -5,10 +5,12 @@ import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
+import dev.ledger.artifacts.ArtifactVerification;
 import dev.ledger.artifacts.ArtifactStore;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.BlobVerification;
 import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.CorruptArtifactException;
@@ -384,6 +386,26 @@ public final class FileArtifactStore implements ArtifactStore {
   @Override
   public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
     return collector(() -> { }).collect(grace, mode);
+  }
+
+  /**
+   * Verifies the whole store: every blob re-hashed against its name (as
+   * {@link FileBlobStore#verify()}), then every snapshot file parsed and checked: its digest
+   * against its content, its file name against its attempt id, its root against its
+   * directory, and every blob it references present. Reads only and takes no lock, so it
+   * works on a read-only store and beside writers; a snapshot removed while it is checked is
+   * not counted.
+   *
+   * @return what was found; {@link ArtifactVerification#sound()} if nothing is damaged
+   * @throws StoreClosedException if the store is closed
+   * @throws LedgerIOException if a directory cannot be listed
+   */
+  public ArtifactVerification verify() {
+    checkOpen();
+    BlobVerification blobVerification = blobs.verify();
+    SnapshotVerifier snapshots = new SnapshotVerifier(layout);
+    snapshots.verify();
+    return new ArtifactVerification(blobVerification, snapshots.checked, snapshots.damaged);
   }
 
   /** A collector that runs {@code afterMark} between mark and sweep (tests use the hook). */

@@ -98,14 +98,7 @@ final class CommandIndex {
     for (Map.Entry<String, Entry> item : entries.entrySet()) {
       Path file = path(item.getKey());
       SafeFiles.createDirectoriesBelow(dir.getParent(), file.getParent(), sync);
-      Entry entry = item.getValue();
-      ObjectNode node = JsonNodeFactory.instance.objectNode();
-      node.put("digest", entry.digest());
-      node.put("format", 1);
-      node.put("offset", entry.offset());
-      node.put("revision", entry.revision());
-      node.put("segment", entry.segment());
-      byte[] content = LedgerJson.canonical(node);
+      byte[] content = encode(item.getValue());
       if (Arrays.equals(existing(file), content)) {
         // Written before, maybe by another writer whose state.json already covers it: opening
         // it truncated to rewrite it would leave it empty if this process died right then,
@@ -131,6 +124,35 @@ final class CommandIndex {
         SafeFiles.forceDirectory(d);
       }
     }
+  }
+
+  /** The bytes of an entry's file. */
+  static byte[] encode(Entry entry) {
+    ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("digest", entry.digest());
+    node.put("format", 1);
+    node.put("offset", entry.offset());
+    node.put("revision", entry.revision());
+    node.put("segment", entry.segment());
+    return LedgerJson.canonical(node);
+  }
+
+  /**
+   * Writes the entry of {@code publicId} atomically (temp file, force, rename, directory
+   * force) unless its file already holds exactly that content: for a repair, which replaces
+   * entries that may be damaged.
+   *
+   * @return true if the file was written
+   */
+  boolean replace(String publicId, Entry entry, boolean sync) throws IOException {
+    Path file = path(publicId);
+    byte[] content = encode(entry);
+    if (Arrays.equals(existing(file), content)) {
+      return false;
+    }
+    SafeFiles.createDirectoriesBelow(dir.getParent(), file.getParent(), sync);
+    SafeFiles.replace(file, content, sync);
+    return true;
   }
 
   /** The bytes of {@code file}, or null if it does not exist or is larger than an entry. */

@@ -7,7 +7,14 @@ import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.ReadOnlyStoreException;
+import dev.ledger.core.RepairResult;
+import dev.ledger.core.StoreClosedException;
+import dev.ledger.core.UnrepairableLedgerException;
+import dev.ledger.core.VerifyProgress;
+import dev.ledger.core.VerifyReport;
 import dev.ledger.core.StateType;
 import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.core.SymbolicLinkException;
@@ -26,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A {@link dev.ledger.core.LedgerStore} in a directory: durable, safe across threads and
@@ -207,6 +215,93 @@ public final class FileLedgerStore implements LedgerStore {
   @Override
   public void close() {
     shell.close();
+  }
+
+  /**
+   * Verifies the whole store: {@code store.json}, then every ledger (see
+   * {@link #verify(String, Consumer)}). Same as {@code verify(p -> { })}.
+   *
+   * @return the report; {@link VerifyReport#clean()} if no damage was found
+   * @throws StoreClosedException if the store is closed
+   * @throws LedgerIOException if a directory cannot be listed
+   */
+  public VerifyReport verify() {
+    return verify(progress -> { });
+  }
+
+  /**
+   * Verifies the whole store: {@code store.json}, then every ledger in root id order (see
+   * {@link #verify(String, Consumer)}).
+   *
+   * @param progress called on this thread after each segment, each MiB and each ledger
+   * @return the report; {@link VerifyReport#clean()} if no damage was found
+   * @throws NullPointerException if {@code progress} is null
+   * @throws StoreClosedException if the store is closed
+   * @throws LedgerIOException if a directory cannot be listed
+   */
+  public VerifyReport verify(Consumer<VerifyProgress> progress) {
+    Preconditions.checkNotNull(progress, "progress");
+    return shell.guarded(() -> new StoreVerifier(base, limits).verify(null, progress));
+  }
+
+  /**
+   * Verifies {@code store.json} and one ledger: every journal line from the first segment
+   * (checksum, root, revision and sequence continuity, segment names, record format), the
+   * state folded from the journal against {@code state.json} at its revision and journal
+   * position, every command index entry against the commit it points at, and that every
+   * command the checkpoint covers has an entry. Damage is reported and the check goes on
+   * from the next valid record; a torn tail (what a crash leaves and the next writer cuts)
+   * is a note, not damage.
+   *
+   * <p>Changes nothing on disk and takes no lock: it works on a {@linkplain #openReadOnly
+   * read-only} store and while writers in this or other processes commit. A commit racing
+   * the verify is not damage: a line that is bad at first sight but whole at a second look
+   * was an append in progress (the readers' rule). Costs a read of the whole journal.
+   *
+   * @param rootId the ledger
+   * @param progress called on this thread after each segment, each MiB and at the end
+   * @return the report
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if an argument is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public VerifyReport verify(String rootId, Consumer<VerifyProgress> progress) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(progress, "progress");
+    return shell.guarded(() -> new StoreVerifier(base, limits).verify(rootId, progress));
+  }
+
+  /**
+   * Rebuilds the ledger's {@code state.json} and command index from its journal, under the
+   * ledger's writer lock: never automatic, for a ledger that {@link #verify()} found with a
+   * missing or damaged checkpoint or command index. Each file is written only if its content
+   * differs, by temp file, {@code force}, atomic rename and directory {@code force};
+   * entries that name no command of the journal are removed. Afterwards the ledger loads at
+   * the journal's last revision and every command replays. Safe while other stores write
+   * (they wait for the lock).
+   *
+   * @param rootId the ledger
+   * @return what was rewritten
+   * @throws UnrepairableLedgerException if the journal is damaged before its tail, or holds
+   *     no commit; nothing was changed
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's lock is not free in time
+   * @throws LedgerIOException if a file cannot be read or written
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public RepairResult repair(String rootId) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    return shell.guarded(() -> {
+      Path dir = ledgers.resolve(Identifiers.toDirectoryName("root id", rootId));
+      if (readOnly) {
+        throw new ReadOnlyStoreException(shell.toString(), rootId);
+      }
+      return LedgerRepair.repair(new StoreVerifier(base, limits), rootId, dir, options());
+    });
   }
 
   @Override
