@@ -27,6 +27,12 @@ public record CommitResult(
   /**
    * Copies the event list.
    *
+   * @param rootId the ledger's root id
+   * @param revision the revision this commit produced, at least 1
+   * @param committedAt the commit time, by the store's clock
+   * @param events the events recorded, in sequence order; copied
+   * @param cursor a cursor after this commit's last event
+   * @param replayed true when this is the recorded result of an earlier commit of the command
    * @throws NullPointerException if {@code rootId}, {@code committedAt}, {@code events}, an
    *     event or {@code cursor} is null
    * @throws IllegalArgumentException if {@code revision} is not positive

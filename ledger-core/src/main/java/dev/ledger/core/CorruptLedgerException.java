@@ -10,6 +10,7 @@ import java.nio.file.Path;
 public class CorruptLedgerException extends LedgerException {
   private static final long serialVersionUID = 1L;
   private final transient Path path;
+  /** Serialized with the exception; what {@link #offset()} returns. */
   private final long offset;
 
   /**

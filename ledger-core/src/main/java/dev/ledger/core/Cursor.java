@@ -20,6 +20,7 @@ public record Cursor(String token) {
   /**
    * Validates that the token is not null; the content is checked when the cursor is used.
    *
+   * @param token the opaque token; empty for {@link #START}
    * @throws NullPointerException if {@code token} is null
    */
   public Cursor {
@@ -37,7 +38,11 @@ public record Cursor(String token) {
     return new Cursor(token);
   }
 
-  /** Whether this is the start position. */
+  /**
+   * Whether this is the start position, before the first event of any ledger.
+   *
+   * @return true for {@link #START} and any cursor with an empty token
+   */
   public boolean isStart() {
     return token.isEmpty();
   }

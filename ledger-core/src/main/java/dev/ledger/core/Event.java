@@ -38,6 +38,15 @@ public record Event(
   /**
    * Checks required fields.
    *
+   * @param id deterministic id: SHA-256 hex of {@code rootId + ":" + sequence}
+   * @param rootId the ledger's root id
+   * @param sequence position in the journal, from 1
+   * @param revision the ledger revision committed together with this event, from 1
+   * @param type the caller's event type
+   * @param occurredAt the commit time, by the store's clock
+   * @param payload the caller's JSON payload
+   * @param commandId the public command id, or null
+   * @param operationId the caller's operation id, or null
    * @throws NullPointerException if {@code id}, {@code rootId}, {@code type},
    *     {@code occurredAt} or {@code payload} is null
    * @throws IllegalArgumentException if {@code sequence} or {@code revision} is not positive

@@ -25,6 +25,12 @@ public record EventDraft(String type, JsonNode payload, String commandId, String
   /**
    * Validates the fields and takes a private copy of the payload.
    *
+   * @param type the event type, 1 to {@value #MAX_NAME_LENGTH} characters
+   * @param payload the JSON payload; copied, at most {@link LedgerJson#MAX_NESTING_DEPTH} deep
+   * @param commandId the caller's command id, 1 to {@value #MAX_NAME_LENGTH} characters, or
+   *     null
+   * @param operationId the caller's operation id, 1 to {@value #MAX_NAME_LENGTH} characters,
+   *     or null
    * @throws NullPointerException if {@code type} or {@code payload} is null
    * @throws IllegalArgumentException if a name is empty or longer than
    *     {@value #MAX_NAME_LENGTH} characters, or the payload is nested too deep

@@ -10,8 +10,11 @@ package dev.ledger.core;
  */
 public class InvalidIdentifierException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #kind()} returns. */
   private final String kind;
+  /** Serialized with the exception; what {@link #value()} returns. */
   private final String value;
+  /** Serialized with the exception; what {@link #reason()} returns. */
   private final String reason;
 
   /**

@@ -102,8 +102,6 @@ public interface Ledger<S> {
    * @throws NullPointerException if {@code newState}, {@code events} or a draft is null
    * @throws IllegalArgumentException if {@code expectedRevision} is negative, drafts carry
    *     different command ids, or the state cannot be written as JSON (nested too deep)
-   * @return the new revision and events; a replay of the original result when the command id
-   *     was already recorded with the same content (nothing is written then)
    */
   CommitResult commit(long expectedRevision, S newState, List<EventDraft> events);
 

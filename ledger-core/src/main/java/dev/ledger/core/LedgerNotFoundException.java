@@ -3,6 +3,7 @@ package dev.ledger.core;
 /** The ledger was never committed to: there is no state for this root id. */
 public class LedgerNotFoundException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #rootId()} returns. */
   private final String rootId;
 
   /**

@@ -42,8 +42,19 @@ public record LedgerOptions(
   /**
    * Validates every field.
    *
-   * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock} or
-   *     {@code updateBackoff} is null
+   * @param durability what is on stable storage when a commit returns
+   * @param lockTimeout how long a writer waits for a ledger's lock; zero or positive
+   * @param clock the clock stamping commits and events
+   * @param checkpointInterval commits between two checkpoints; at least 1
+   * @param segmentBytes size after which the journal starts a new segment; at least 4096
+   * @param maxStateBytes largest canonical JSON state accepted; 2 bytes to 512 MiB
+   * @param maxEventPayloadBytes largest canonical JSON event payload accepted; 2 bytes to
+   *     64 MiB
+   * @param updateAttempts attempts {@link Ledger#update} makes; at least 1
+   * @param updateBackoff base of the backoff between update attempts; zero or positive
+   * @param mapper configures the Jackson mapper of states (see {@link #withMapper})
+   * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock},
+   *     {@code updateBackoff} or {@code mapper} is null
    * @throws IllegalArgumentException if a number or duration is out of its range (see the
    *     {@code with...} methods)
    */
@@ -76,6 +87,8 @@ public record LedgerOptions(
    * Durable, 30 s lock wait, UTC system clock, a checkpoint every 256 commits, 64 MiB
    * segments, 16 MiB states, 1 MiB event payloads, 64 update attempts from 1 ms backoff, the
    * library's mapper settings.
+   *
+   * @return the default options; the same values on every call
    */
   public static LedgerOptions defaults() {
     return new LedgerOptions(Durability.SYNC, Duration.ofSeconds(30), Clock.systemUTC(), 256,

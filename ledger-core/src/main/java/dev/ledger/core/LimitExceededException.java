@@ -3,7 +3,9 @@ package dev.ledger.core;
 /** A state or event payload is larger than the store's configured limit. Nothing written. */
 public class LimitExceededException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #limit()} returns. */
   private final long limit;
+  /** Serialized with the exception; what {@link #actual()} returns. */
   private final long actual;
 
   /**

@@ -12,6 +12,7 @@ import java.util.Optional;
 public class LockTimeoutException extends LedgerException {
   private static final long serialVersionUID = 1L;
   private final transient Path lockFile;
+  /** Serialized with the exception: the holder {@link #holder()} wraps, or null if unknown. */
   private final String holder;
 
   /**

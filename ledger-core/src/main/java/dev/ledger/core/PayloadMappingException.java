@@ -8,8 +8,11 @@ package dev.ledger.core;
  */
 public class PayloadMappingException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #rootId()} returns. */
   private final String rootId;
+  /** Serialized with the exception; what {@link #sequence()} returns. */
   private final long sequence;
+  /** Serialized with the exception; what {@link #path()} returns. */
   private final String path;
 
   /**

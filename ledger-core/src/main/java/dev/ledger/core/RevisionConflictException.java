@@ -7,8 +7,11 @@ package dev.ledger.core;
  */
 public class RevisionConflictException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #rootId()} returns. */
   private final String rootId;
+  /** Serialized with the exception; what {@link #expected()} returns. */
   private final long expected;
+  /** Serialized with the exception; what {@link #actual()} returns. */
   private final long actual;
 
   /**

@@ -9,8 +9,11 @@ package dev.ledger.core;
  */
 public class StateMappingException extends LedgerException {
   private static final long serialVersionUID = 1L;
+  /** Serialized with the exception; what {@link #rootId()} returns. */
   private final String rootId;
+  /** Serialized with the exception; what {@link #revision()} returns. */
   private final long revision;
+  /** Serialized with the exception; what {@link #path()} returns. */
   private final String path;
 
   /**

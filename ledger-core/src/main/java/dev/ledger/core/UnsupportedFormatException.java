@@ -9,7 +9,9 @@ import java.nio.file.Path;
 public class UnsupportedFormatException extends LedgerException {
   private static final long serialVersionUID = 1L;
   private final transient Path path;
+  /** Serialized with the exception; what {@link #found()} returns. */
   private final long found;
+  /** Serialized with the exception; what {@link #supported()} returns. */
   private final long supported;
 
   /**

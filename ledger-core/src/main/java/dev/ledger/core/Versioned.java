@@ -15,6 +15,9 @@ public record Versioned<S>(S state, long revision, Instant updatedAt) {
   /**
    * Checks that the revision is positive and the fields are present.
    *
+   * @param state the state, mapped to the ledger's state type
+   * @param revision the revision that produced it, at least 1
+   * @param updatedAt when that revision was committed, by the store's clock
    * @throws NullPointerException if {@code state} or {@code updatedAt} is null
    * @throws IllegalArgumentException if {@code revision} is not positive
    */

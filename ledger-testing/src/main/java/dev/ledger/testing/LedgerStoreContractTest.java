@@ -47,8 +47,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The behaviour every {@link LedgerStore} must share. A backend runs it by extending this
- * class and implementing {@link #openStore}; it ships in ledger-core's test-jar so that other
- * modules and users can run it against their own backends.
+ * class and implementing {@link #openStore}; it ships in ledger-testing, an ordinary
+ * artifact, so that other modules and users can run it against their own backends.
  */
 public abstract class LedgerStoreContractTest {
   /** For subclasses, one per store implementation. */
@@ -57,8 +57,22 @@ public abstract class LedgerStoreContractTest {
   /** The fixed instant the contract clock reads. */
   protected static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
-  /** A small state type, as a record. */
+  /**
+   * A small state type, as a record.
+   *
+   * @param name the plan's name
+   * @param steps how many steps were taken
+   * @param done the tasks done, in order
+   */
   public record Plan(String name, int steps, List<String> done) {
+    /**
+     * Copies the task list.
+     *
+     * @param name the plan's name
+     * @param steps how many steps were taken
+     * @param done the tasks done, in order; copied
+     * @throws NullPointerException if {@code done} or one of its tasks is null
+     */
     public Plan {
       done = List.copyOf(done);
     }
@@ -70,21 +84,46 @@ public abstract class LedgerStoreContractTest {
     }
   }
 
+  /**
+   * The store under test: set before each test by {@link #openStore} with {@link #options()},
+   * replaced when a test reopens; closed after each test.
+   */
   protected LedgerStore store;
 
-  /** Opens a fresh, empty store with {@code options}; called once per test (or reopen). */
+  /**
+   * Opens a fresh, empty store; called once per test, before the test method runs.
+   *
+   * @param options the options the store must use (a test may pass its own limits or clock)
+   * @return a new store that holds no ledger
+   */
   protected abstract LedgerStore openStore(LedgerOptions options);
 
-  /** Reopens the same store (a new instance on the same data); in-memory stores may skip. */
+  /**
+   * Reopens the same store: a new instance on the same data, as after a restart. The default,
+   * for in-memory stores, returns the current instance; tests that need a restart check
+   * {@link #persistent()} and skip otherwise.
+   *
+   * @param options the options the reopened store must use
+   * @return a store that sees every commit acknowledged by the previous instance
+   */
   protected LedgerStore reopen(LedgerOptions options) {
     return store;
   }
 
-  /** Whether {@link #reopen} gives a new instance over the same data. */
+  /**
+   * Whether {@link #reopen} gives a new instance over the same data.
+   *
+   * @return true if the store keeps its data across instances; false by default
+   */
   protected boolean persistent() {
     return false;
   }
 
+  /**
+   * The options every test's store is opened with, unless the test passes its own.
+   *
+   * @return the defaults with a clock fixed at {@link #NOW} and a 10 s lock wait
+   */
   protected LedgerOptions options() {
     return LedgerOptions.defaults()
         .withClock(Clock.fixed(NOW, ZoneOffset.UTC))
@@ -818,18 +857,43 @@ public abstract class LedgerStoreContractTest {
 
   // ------------------------------------------------------------------ state evolution
 
-  /** {@link Plan} before it had {@code done}: the field-added case reads these states. */
+  /**
+   * {@link Plan} before it had {@code done}: the field-added case reads these states.
+   *
+   * @param name the plan's name
+   * @param steps how many steps were taken
+   */
   public record PlanBefore(String name, int steps) {}
 
-  /** {@link Plan} with a field added, defaulted by its constructor when a state lacks it. */
+  /**
+   * {@link Plan} with a field added, defaulted by its constructor when a state lacks it.
+   *
+   * @param name the plan's name
+   * @param steps how many steps were taken
+   * @param done the tasks done, in order
+   * @param tags the plan's tags; empty when the stored state has none
+   */
   public record PlanWithTags(String name, int steps, List<String> done, List<String> tags) {
-    /** Defaults a missing {@code tags} to the empty list. */
+    /**
+     * Defaults a missing {@code tags} to the empty list.
+     *
+     * @param name the plan's name
+     * @param steps how many steps were taken
+     * @param done the tasks done, in order
+     * @param tags the plan's tags, or null for none; copied
+     */
     public PlanWithTags {
       tags = tags == null ? List.of() : List.copyOf(tags);
     }
   }
 
-  /** {@link Plan} with {@code name} renamed to {@code title} (state version 1). */
+  /**
+   * {@link Plan} with {@code name} renamed to {@code title} (state version 1).
+   *
+   * @param title the plan's name, stored as {@code name} before version 1
+   * @param steps how many steps were taken
+   * @param done the tasks done, in order
+   */
   public record PlanRenamed(String title, int steps, List<String> done) {}
 
   /** Version 1 of the plan: {@code name} became {@code title}. */

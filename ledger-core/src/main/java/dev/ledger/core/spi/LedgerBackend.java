@@ -16,15 +16,37 @@ import java.util.stream.Stream;
  * and the journal. Implementations are thread-safe.
  */
 public interface LedgerBackend {
-  /** The ledger's root id. */
+  /**
+   * The ledger this backend stores.
+   *
+   * @return the root id, as validated by the store that opened the backend
+   */
   String rootId();
 
-  /** The latest committed state, or empty if the ledger was never committed to. */
+  /**
+   * Reads the latest committed state; takes no writer lock.
+   *
+   * @return the state of the latest acknowledged commit, or empty if the ledger was never
+   *     committed to
+   * @throws dev.ledger.core.CorruptLedgerException if the stored files are damaged
+   * @throws dev.ledger.core.LedgerIOException if they cannot be read
+   */
   Optional<StoredState> read();
 
   /**
    * Commits atomically: command replay or conflict first, then the revision check, then one
-   * record with the state and events.
+   * record with the state and events. A refused commit writes nothing.
+   *
+   * @param request the validated commit
+   * @return the new revision and events, or the recorded result with
+   *     {@code replayed() == true} when the request's command was already recorded with the
+   *     same digest
+   * @throws dev.ledger.core.CommandConflictException if the command was recorded with another
+   *     digest
+   * @throws dev.ledger.core.RevisionConflictException if the current revision is not
+   *     {@code request.expectedRevision()}
+   * @throws dev.ledger.core.LedgerException for the backend's own failures: a lock not
+   *     acquired in time, a read-only store, a failed or impossible write
    */
   CommitResult commit(CommitRequest request);
 
@@ -39,10 +61,31 @@ public interface LedgerBackend {
    */
   Optional<CommitResult> command(String publicCommandId);
 
-  /** Up to {@code limit} events after {@code after} (limit already validated). */
+  /**
+   * Reads one page of the journal.
+   *
+   * @param after the position to read after; {@link Cursor#START} for the first event
+   * @param limit the largest number of events to return, already validated by the caller
+   * @return up to {@code limit} events committed after {@code after}, in sequence order, with
+   *     the cursor to read the next page
+   * @throws dev.ledger.core.InvalidCursorException if {@code after} is not a valid cursor of
+   *     this ledger
+   * @throws dev.ledger.core.LedgerNotFoundException if the ledger does not exist and
+   *     {@code after} is not START
+   */
   EventPage events(Cursor after, int limit);
 
-  /** Every event after {@code after}, lazily; the caller closes the stream. */
+  /**
+   * Reads the journal from a position to its end, lazily.
+   *
+   * @param after the position to read after; {@link Cursor#START} for the whole journal
+   * @return every event committed after {@code after}, in sequence order; the caller closes
+   *     the stream, which holds files open
+   * @throws dev.ledger.core.InvalidCursorException if {@code after} is not a valid cursor of
+   *     this ledger
+   * @throws dev.ledger.core.LedgerNotFoundException if the ledger does not exist and
+   *     {@code after} is not START
+   */
   Stream<Event> replay(Cursor after);
 
   /**
