@@ -148,6 +148,9 @@ final class LedgerVerifier {
         if (next < 0) {
           return; // the end of the journal
         }
+        if (next == segment) {
+          continue; // a writer rolled to it between the check and the listing: read it
+        }
         if (lastRead > 0 && synced && rescan(lastRead, checkpoint)) {
           // a writer appended to the last segment read, then rolled, while we read
           segment = end.revision + 1;
