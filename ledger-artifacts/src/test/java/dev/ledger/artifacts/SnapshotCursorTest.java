@@ -6,16 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.common.io.BaseEncoding;
 import dev.ledger.core.InvalidCursorException;
 import dev.ledger.core.InvalidIdentifierException;
+import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
-import dev.ledger.core.internal.io.Identifiers;
-import dev.ledger.testing.base.SeedExtension;
-import dev.ledger.testing.base.TestSeed;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The snapshot cursor's token: what it encodes, and that every token this library did not

@@ -3,8 +3,8 @@ package dev.ledger.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.internal.json.LedgerJson;
-import java.io.UncheckedIOException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 

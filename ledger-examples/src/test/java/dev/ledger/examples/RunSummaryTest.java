@@ -3,12 +3,12 @@ package dev.ledger.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
+import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
-import dev.ledger.artifacts.ArtifactOptions;
-import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.io.IOException;

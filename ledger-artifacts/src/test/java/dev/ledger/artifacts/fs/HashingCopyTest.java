@@ -3,11 +3,11 @@ package dev.ledger.artifacts.fs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
 import dev.ledger.testing.fault.Persistence;
-import dev.ledger.testing.base.SeedExtension;
-import dev.ledger.testing.base.TestSeed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

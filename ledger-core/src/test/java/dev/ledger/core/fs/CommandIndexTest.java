@@ -2,11 +2,11 @@ package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.spi.CommitRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

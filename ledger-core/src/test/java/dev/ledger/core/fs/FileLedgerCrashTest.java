@@ -2,12 +2,12 @@ package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Event;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.AckingCommitter.Tick;
+import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.testing.base.ChildJvm;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;

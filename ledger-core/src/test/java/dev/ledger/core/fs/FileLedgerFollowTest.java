@@ -1,6 +1,5 @@
 package dev.ledger.core.fs;
 
-import dev.ledger.testing.base.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ledger.core.Change;
@@ -8,6 +7,7 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventFollower;
 import dev.ledger.core.Ledger;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

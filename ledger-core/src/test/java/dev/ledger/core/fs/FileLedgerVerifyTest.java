@@ -13,11 +13,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.VerifyProgress;
-import dev.ledger.core.VerifyReport;
 import dev.ledger.core.VerifyReport.Finding;
 import dev.ledger.core.VerifyReport.Kind;
+import dev.ledger.core.VerifyReport;
 import dev.ledger.core.fs.VerifyFixture.Counter;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,10 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import dev.ledger.testing.base.SeedExtension;
-import dev.ledger.testing.base.TestSeed;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What {@link FileLedgerStore#verify()} finds, one kind of damage at a time. */

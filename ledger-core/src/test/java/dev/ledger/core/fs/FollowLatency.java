@@ -1,6 +1,5 @@
 package dev.ledger.core.fs;
 
-import dev.ledger.testing.base.ChildJvm;
 import dev.ledger.core.Change;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -9,6 +8,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.memory.InMemoryLedgerStore;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.ledger.core.fs;
 
-import dev.ledger.testing.base.ChildJvm;
 import dev.ledger.core.Change;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.Versioned;
+import dev.ledger.testing.base.ChildJvm;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 

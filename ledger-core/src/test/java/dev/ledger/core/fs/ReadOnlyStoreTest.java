@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.Cursor;
 import dev.ledger.core.EventDraft;
-import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.core.ReadOnlyStoreException;
+import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.ledger.testing.stores;
 
 import dev.ledger.core.LedgerOptions;
-import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.testing.LedgerStoreContractTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.EventDraft;
+import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
