@@ -2,6 +2,7 @@ package dev.ledger.core;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A set of ledgers, one per root id. Implementations: {@code FileLedgerStore} (durable, in
@@ -77,6 +78,69 @@ public interface LedgerStore extends AutoCloseable {
    * @throws SymbolicLinkException if a ledger's directory is a symbolic link
    */
   List<String> rootIds();
+
+  /**
+   * One page of the root ids of ledgers committed to, in sorted order ({@link String}
+   * order, which for the characters a root id may hold is ASCII order), after
+   * {@code after} (exclusive). Pass {@link RootIdCursor#START} for the first page and each
+   * page's {@link RootIdPage#nextCursor()} for the next; the last page has
+   * {@code hasMore() == false}. Pages are not a snapshot: a ledger first committed to while
+   * paging appears on a later page if its id sorts after the cursor, and not at all if it
+   * sorts before; an id is never listed twice and none committed to before the first page
+   * was read is skipped.
+   *
+   * <p>Cost on files: each page lists the store's {@code ledgers} directory once (names
+   * only, keeping the {@code limit + 1} smallest after the cursor) and checks only those
+   * ledgers' files, so paging through {@code n} ledgers costs {@code n / limit} listings.
+   *
+   * @param after the cursor to read after; {@link RootIdCursor#START} for the first page
+   * @param limit the largest number of root ids to return, 1 to 1000
+   * @return the page
+   * @throws NullPointerException if {@code after} is null
+   * @throws IllegalArgumentException if {@code limit} is not between 1 and 1000
+   * @throws InvalidCursorException if {@code after} is not a root id cursor
+   * @throws StoreClosedException if the store is closed
+   * @throws LedgerIOException if the store's directory cannot be listed
+   * @throws SymbolicLinkException if a listed ledger's directory is a symbolic link
+   */
+  RootIdPage rootIds(RootIdCursor after, int limit);
+
+  /**
+   * Whether the ledger of {@code rootId} was ever committed to, without reading its state or
+   * journal (on files: four {@code stat}s at most). Read-only stores answer too.
+   *
+   * @param rootId the root id, under the rules of {@link #ledger(String, StateType)}
+   * @return true once a commit of the ledger was acknowledged
+   * @throws NullPointerException if {@code rootId} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule of
+   *     {@link #ledger(String, StateType)}
+   * @throws StoreClosedException if the store is closed
+   * @throws SymbolicLinkException if the ledger's directory is a symbolic link
+   */
+  boolean exists(String rootId);
+
+  /**
+   * Where the ledger of {@code rootId} stands: its latest revision, the number of events
+   * committed and the time of the latest commit, without mapping its state to any type. It
+   * agrees with {@link Ledger#load()} read at the same moment.
+   *
+   * <p>Cost on files: when this store saw the latest commit already (it wrote it, or a read
+   * since found it), a {@code stat} and at most a one-byte read. Otherwise the header fields
+   * of {@code state.json} (the file is read and tokenized, but its state builds no tree) and
+   * the journal records after the checkpoint, each read and checked as {@code load()} reads
+   * them: at most the checkpoint interval of records when the writer closes cleanly.
+   *
+   * @param rootId the root id, under the rules of {@link #ledger(String, StateType)}
+   * @return the head, or empty if the ledger was never committed to
+   * @throws NullPointerException if {@code rootId} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule of
+   *     {@link #ledger(String, StateType)}
+   * @throws StoreClosedException if the store is closed
+   * @throws CorruptLedgerException if the checkpoint or the journal is damaged
+   * @throws LedgerIOException if they cannot be read
+   * @throws SymbolicLinkException if a file or directory of the ledger is a symbolic link
+   */
+  Optional<LedgerHead> head(String rootId);
 
   /**
    * The options this store runs with.

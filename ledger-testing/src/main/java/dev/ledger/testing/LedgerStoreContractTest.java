@@ -14,22 +14,27 @@ import dev.ledger.core.Change;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
+import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.InvalidCursorException;
 import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.PayloadMappingException;
 import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.RootIdCursor;
+import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateMappingException;
 import dev.ledger.core.StateType;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.Versioned;
+import dev.ledger.testing.base.MutableClock;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
@@ -1146,5 +1151,209 @@ public abstract class LedgerStoreContractTest {
   private static String base64(String json) {
     return java.util.Base64.getUrlEncoder().withoutPadding()
         .encodeToString(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+  // ------------------------------------------------------------------ exists / head / pages
+
+  /** The head {@code load()} implies, with {@code events} events committed so far. */
+  private static LedgerHead headOf(String root, Versioned<?> loaded, long events) {
+    return new LedgerHead(root, loaded.revision(), events, loaded.updatedAt());
+  }
+
+  @Test
+  void absentLedgerDoesNotExistAndHasNoHead() {
+    store.ledger("root-1", Plan.class); // handed out, never committed to
+    assertThat(store.exists("root-1")).isFalse();
+    assertThat(store.head("root-1")).isEmpty();
+    assertThat(store.exists("root-2")).isFalse();
+    assertThat(store.head("root-2")).isEmpty();
+    RootIdPage page = store.rootIds(RootIdCursor.START, 10);
+    assertThat(page.rootIds()).isEmpty();
+    assertThat(page.hasMore()).isFalse();
+    assertThat(page.nextCursor()).isEqualTo(RootIdCursor.START);
+  }
+
+  @Test
+  void headMatchesLoadAndCountsEventsAcrossCommits() {
+    MutableClock clock = new MutableClock(NOW);
+    store.close();
+    store = openStore(options().withClock(clock).withCheckpointInterval(3));
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    // Event counts per commit: none on the first, several, none again, one, several.
+    int[] perCommit = {0, 3, 0, 1, 4, 0, 2, 5};
+    long events = 0;
+    Plan current = plan(0);
+    for (int i = 0; i < perCommit.length; i++) {
+      clock.advance(Duration.ofSeconds(1 + i));
+      List<EventDraft> drafts = new ArrayList<>();
+      for (int e = 0; e < perCommit[i]; e++) {
+        drafts.add(event("e", e));
+      }
+      current = current.step("t" + i);
+      ledger.commit(i, current, drafts.toArray(EventDraft[]::new));
+      events += perCommit[i];
+      Versioned<Plan> loaded = ledger.load();
+      assertThat(loaded.updatedAt()).isEqualTo(clock.instant());
+      assertThat(store.exists("root-1")).isTrue();
+      assertThat(store.head("root-1")).as("head after commit %d", i + 1)
+          .contains(headOf("root-1", loaded, events));
+    }
+    assertThat(events).isEqualTo(15);
+    // The last event's sequence is the event count.
+    List<Event> all = ledger.events(Cursor.START, 1000).events();
+    assertThat(all).hasSize(15);
+    assertThat(all.get(all.size() - 1).sequence()).isEqualTo(events);
+    assertThat(store.exists("root-2")).isFalse();
+  }
+
+  @Test
+  void headIsReadWithoutTheStateTypeAndAcrossInstances() {
+    store.close();
+    LedgerOptions options = options().withCheckpointInterval(3);
+    store = openStore(options);
+    Ledger<Plan> ledger = store.ledger("root-1", Plan.class);
+    Plan current = plan(0);
+    ledger.commit(Ledger.NO_REVISION, current, event("created", 0));
+    for (int i = 1; i <= 7; i++) {
+      current = current.step("t" + i);
+      ledger.commit(i, current, event("step", i), event("step", i));
+    }
+    LedgerHead expected = headOf("root-1", ledger.load(), 15);
+    // A state that no longer maps to Plan does not stop head: it never maps the state.
+    store.ledger("root-2", JsonNode.class).commit(Ledger.NO_REVISION,
+        JsonNodeFactory.instance.objectNode().put("name", 5).put("steps", "many"));
+    assertThat(store.head("root-2")).contains(
+        new LedgerHead("root-2", 1, 0, NOW));
+    assertThat(store.head("root-1")).contains(expected);
+    if (!persistent()) {
+      return;
+    }
+    // Another instance on the same data: no cached position, checkpoint header plus the
+    // records after it; then, once it has loaded, forward from its cached position.
+    LedgerStore other = reopen(options);
+    try {
+      assertThat(other.exists("root-1")).isTrue();
+      assertThat(other.head("root-1")).contains(expected);
+      other.ledger("root-1", Plan.class).load();
+      current = current.step("t8");
+      ledger.commit(8, current, event("step", 8));
+      LedgerHead after = headOf("root-1", ledger.load(), 16);
+      assertThat(other.head("root-1")).contains(after);
+      assertThat(other.head("root-1").orElseThrow())
+          .isEqualTo(headOf("root-1", other.ledger("root-1", Plan.class).load(), 16));
+    } finally {
+      other.close();
+    }
+    store.close();
+    store = reopen(options);
+    assertThat(store.head("root-1")).contains(headOf("root-1",
+        store.ledger("root-1", Plan.class).load(), 16));
+  }
+
+  @Test
+  void rootIdsArePagedInOrderThrough2500Ledgers() {
+    // Several ledgers committed per instance keep files open until close; reopen in batches.
+    store.close();
+    LedgerOptions options = options().withDurability(Durability.UNSAFE_NO_SYNC);
+    store = openStore(options);
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 2500; i++) {
+      // Mixed lengths and characters, so that sorted order is not creation order.
+      ids.add((i % 3 == 0 ? "B-" : i % 3 == 1 ? "a." : "a_") + Integer.toString(i * 7919, 36));
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      store.ledger(ids.get(i), JsonNode.class).commit(Ledger.NO_REVISION,
+          JsonNodeFactory.instance.numberNode(i));
+      if (persistent() && i % 500 == 499) {
+        LedgerStore next = reopen(options);
+        store.close();
+        store = next;
+      }
+    }
+    List<String> sorted = ids.stream().sorted().toList();
+    assertThat(store.rootIds()).isEqualTo(sorted);
+    for (int limit : new int[] {1000, 333}) {
+      List<String> seen = new ArrayList<>();
+      RootIdCursor cursor = RootIdCursor.START;
+      int pages = 0;
+      while (true) {
+        RootIdPage page = store.rootIds(cursor, limit);
+        pages++;
+        assertThat(page.rootIds().size()).isLessThanOrEqualTo(limit);
+        seen.addAll(page.rootIds());
+        if (!page.hasMore()) {
+          break;
+        }
+        assertThat(page.rootIds()).hasSize(limit);
+        cursor = page.nextCursor();
+      }
+      assertThat(seen).as("pages of %d", limit).isEqualTo(sorted);
+      assertThat(pages).isEqualTo((2500 + limit - 1) / limit);
+    }
+    // A cursor survives being stored as its token.
+    RootIdPage first = store.rootIds(RootIdCursor.START, 10);
+    assertThat(store.rootIds(RootIdCursor.of(first.nextCursor().token()), 5).rootIds())
+        .isEqualTo(sorted.subList(10, 15));
+    // Exactly the remaining ids: no more after them.
+    RootIdPage tail = store.rootIds(RootIdCursor.of(
+        store.rootIds(RootIdCursor.START, 1000).nextCursor().token()), 1000);
+    RootIdPage last = store.rootIds(tail.nextCursor(), 500);
+    assertThat(last.rootIds()).isEqualTo(sorted.subList(2000, 2500));
+    assertThat(last.hasMore()).isFalse();
+    RootIdPage beyond = store.rootIds(last.nextCursor(), 10);
+    assertThat(beyond.rootIds()).isEmpty();
+    assertThat(beyond.hasMore()).isFalse();
+    assertThat(beyond.nextCursor()).isEqualTo(last.nextCursor());
+  }
+
+  @Test
+  void aLedgerCommittedBetweenPagesAppearsOnlyIfItSortsAfterTheCursor() {
+    for (String id : List.of("b", "d", "f", "h")) {
+      store.ledger(id, JsonNode.class).commit(Ledger.NO_REVISION,
+          JsonNodeFactory.instance.objectNode());
+    }
+    store.ledger("e", JsonNode.class); // handed out, not committed to: never listed
+    RootIdPage first = store.rootIds(RootIdCursor.START, 2);
+    assertThat(first.rootIds()).containsExactly("b", "d");
+    assertThat(first.hasMore()).isTrue();
+    for (String id : List.of("a", "c", "e", "g")) {
+      store.ledger(id, JsonNode.class).commit(Ledger.NO_REVISION,
+          JsonNodeFactory.instance.objectNode());
+    }
+    RootIdPage second = store.rootIds(first.nextCursor(), 2);
+    assertThat(second.rootIds()).containsExactly("e", "f");
+    RootIdPage third = store.rootIds(second.nextCursor(), 2);
+    assertThat(third.rootIds()).containsExactly("g", "h");
+    assertThat(third.hasMore()).isFalse();
+    assertThat(store.rootIds(RootIdCursor.START, 1000).rootIds())
+        .containsExactly("a", "b", "c", "d", "e", "f", "g", "h");
+  }
+
+  @Test
+  void existsHeadAndPagesFollowTheErrorContract() {
+    assertThatThrownBy(() -> store.exists(null)).isExactlyInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.head(null)).isExactlyInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.rootIds(null, 10))
+        .isExactlyInstanceOf(NullPointerException.class);
+    assertThatThrownBy(() -> store.exists("../x"))
+        .isInstanceOf(InvalidIdentifierException.class);
+    assertThatThrownBy(() -> store.head("con"))
+        .isInstanceOf(InvalidIdentifierException.class);
+    for (int limit : new int[] {0, -1, 1001}) {
+      assertThatThrownBy(() -> store.rootIds(RootIdCursor.START, limit))
+          .isExactlyInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining(Integer.toString(limit));
+    }
+    for (String token : List.of("not base64!", "aGVsbG8", "aWRzMTouLg")) {
+      assertThatThrownBy(() -> store.rootIds(RootIdCursor.of(token), 10))
+          .isInstanceOf(InvalidCursorException.class).hasMessageContaining(token);
+    }
+    store.ledger("root-1", JsonNode.class).commit(Ledger.NO_REVISION,
+        JsonNodeFactory.instance.objectNode());
+    store.close();
+    assertThatThrownBy(() -> store.exists("root-1"))
+        .isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.head("root-1")).isInstanceOf(StoreClosedException.class);
+    assertThatThrownBy(() -> store.rootIds(RootIdCursor.START, 10))
+        .isInstanceOf(StoreClosedException.class);
   }
 }

@@ -2,8 +2,15 @@ package dev.ledger.core.fs;
 
 import static dev.ledger.core.internal.json.JsonFields.integer;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.LedgerIOException;
@@ -56,6 +63,9 @@ import java.time.format.DateTimeParseException;
 record Checkpoint(String root, long revision, Instant updatedAt, long nextSequence,
     long segment, long offset, JsonNode state, int stateVersion) {
   static final int FORMAT = 2;
+  /** Reads one field's value from a parser that goes on past it. */
+  private static final ObjectReader FIELD_READER = LedgerJson.mapper().reader()
+      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   byte[] encode() {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -79,6 +89,22 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
    * @throws UnsupportedFormatException if it has a newer format
    */
   static Checkpoint read(Path file, String root, long maxBytes) {
+    return read(file, root, maxBytes, false);
+  }
+
+  /**
+   * Reads the checkpoint of {@code root} without its state: the same checks as
+   * {@link #read(Path, String, long)}, but the {@code state} field is only tokenized (to find
+   * its end and check it is JSON), never built into a tree. The result's state is null.
+   *
+   * @throws CorruptLedgerException if the file exists but is not a valid checkpoint of root
+   * @throws UnsupportedFormatException if it has a newer format
+   */
+  static Checkpoint readHeader(Path file, String root, long maxBytes) {
+    return read(file, root, maxBytes, true);
+  }
+
+  private static Checkpoint read(Path file, String root, long maxBytes, boolean headerOnly) {
     byte[] bytes;
     try {
       bytes = SafeFiles.readBounded(file, maxBytes);
@@ -91,7 +117,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     }
     JsonNode node;
     try {
-      node = LedgerJson.parse(bytes);
+      node = headerOnly ? parseHeader(bytes) : LedgerJson.parse(bytes);
     } catch (IOException e) {
       throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
           : "not JSON (" + e.getClass().getSimpleName() + ")", e);
@@ -129,7 +155,8 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
       }
       Checkpoint checkpoint = new Checkpoint(root, integer(node, "revision"),
           Instant.parse(updated.textValue()), integer(journal, "nextSequence"),
-          integer(journal, "segment"), integer(journal, "offset"), state, (int) stateVersion);
+          integer(journal, "segment"), integer(journal, "offset"), headerOnly ? null : state,
+          (int) stateVersion);
       if (checkpoint.revision < 1 || checkpoint.nextSequence < 1 || checkpoint.segment < 1
           || checkpoint.segment > checkpoint.revision + 1 || checkpoint.offset < 0) {
         throw new IllegalArgumentException("inconsistent revision or journal position");
@@ -137,6 +164,37 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
       return checkpoint;
     } catch (IllegalArgumentException | DateTimeParseException e) {
       throw new CorruptLedgerException(file, -1, "invalid checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The top-level fields of a checkpoint as a tree, with a {@code null} stand-in for the
+   * state: the state's tokens are read and skipped. Same parser settings as
+   * {@link LedgerJson#parse} (duplicate keys, depth bound, no trailing tokens).
+   */
+  private static JsonNode parseHeader(byte[] bytes) throws IOException {
+    ObjectMapper mapper = LedgerJson.mapper();
+    try (JsonParser parser = mapper.createParser(bytes)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        // Not an object (or empty): let the full parse give the usual answer.
+        return LedgerJson.parse(bytes);
+      }
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      JsonToken token;
+      while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = parser.currentName();
+        parser.nextToken();
+        if (name.equals("state")) {
+          parser.skipChildren();
+          node.set(name, NullNode.getInstance());
+        } else {
+          node.set(name, FIELD_READER.readTree(parser));
+        }
+      }
+      if (token != JsonToken.END_OBJECT || parser.nextToken() != null) {
+        throw new JsonParseException(parser, "not a single JSON object");
+      }
+      return node;
     }
   }
 }

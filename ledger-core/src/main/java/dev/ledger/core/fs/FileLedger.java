@@ -7,6 +7,7 @@ import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerFailedException;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
@@ -115,6 +116,17 @@ final class FileLedger implements LedgerBackend {
   @Override
   public Optional<StoredState> read() {
     return reader.read();
+  }
+
+  @Override
+  public boolean exists() {
+    reader.refuseLinks();
+    return reader.exists();
+  }
+
+  @Override
+  public Optional<LedgerHead> head() {
+    return reader.head();
   }
 
   @Override

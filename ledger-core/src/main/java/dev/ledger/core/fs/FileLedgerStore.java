@@ -5,12 +5,15 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.RepairResult;
+import dev.ledger.core.RootIdCursor;
+import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.StoreNotFoundException;
@@ -33,6 +36,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -208,6 +213,21 @@ public final class FileLedgerStore implements LedgerStore {
   }
 
   @Override
+  public RootIdPage rootIds(RootIdCursor after, int limit) {
+    return shell.rootIds(after, limit);
+  }
+
+  @Override
+  public boolean exists(String rootId) {
+    return shell.exists(rootId);
+  }
+
+  @Override
+  public Optional<LedgerHead> head(String rootId) {
+    return shell.head(rootId);
+  }
+
+  @Override
   public LedgerOptions options() {
     return shell.options();
   }
@@ -366,6 +386,57 @@ public final class FileLedgerStore implements LedgerStore {
     return ids;
   }
 
+  /**
+   * Up to {@code max} committed-to root ids after {@code after}, sorted: one listing of the
+   * directory keeps the {@code max} smallest names after {@code after} (names only, no
+   * {@code stat}); then those are checked in order. A directory without a commit (a crash
+   * between creating it and the first append) is passed over; if passing over some leaves
+   * the page short while the listing had more names, the listing is repeated after the last
+   * name checked.
+   */
+  private List<String> listRootIdsAfter(String after, int max) {
+    List<String> ids = new ArrayList<>();
+    SafeFiles.refuseLink(ledgers);
+    if (readOnly && !Files.isDirectory(ledgers)) {
+      return ids;
+    }
+    String from = after;
+    while (true) {
+      int wanted = max - ids.size();
+      TreeSet<String> smallest = new TreeSet<>();
+      boolean truncated = false;
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(ledgers)) {
+        for (Path entry : entries) {
+          String id = Identifiers.fromDirectoryName("root id",
+              entry.getFileName().toString());
+          if (id == null || id.compareTo(from) <= 0) {
+            continue;
+          }
+          smallest.add(id);
+          if (smallest.size() > wanted) {
+            smallest.pollLast();
+            truncated = true;
+          }
+        }
+      } catch (IOException e) {
+        throw new LedgerIOException("listing ledgers", ledgers, e);
+      }
+      for (String id : smallest) {
+        Path entry = ledgers.resolve(Identifiers.toDirectoryName("root id", id));
+        SafeFiles.refuseLink(entry);
+        if (Files.isDirectory(entry)
+            && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
+                || Files.exists(entry.resolve("state.json")))) {
+          ids.add(id);
+        }
+      }
+      if (ids.size() >= max || !truncated) {
+        return ids;
+      }
+      from = smallest.last();
+    }
+  }
+
   /** The shared store shell over this directory's ledgers. */
   private final class Ledgers extends AbstractLedgerStore<FileLedger> {
     Ledgers(LedgerOptions options, String name) {
@@ -381,6 +452,11 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     public List<String> rootIds() {
       return guarded(FileLedgerStore.this::listRootIds);
+    }
+
+    @Override
+    protected List<String> rootIdsAfter(String after, int max) {
+      return listRootIdsAfter(after, max);
     }
 
     @Override

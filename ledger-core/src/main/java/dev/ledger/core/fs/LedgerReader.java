@@ -6,6 +6,7 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.internal.io.SafeFiles;
@@ -117,6 +118,76 @@ final class LedgerReader {
       throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
     }
     return readFrom(t);
+  }
+
+  /**
+   * The head of the latest committed position, without building a state. From the cached
+   * position when nothing was committed after it (as {@link #read}); otherwise from the cached
+   * position if the segment still reaches it, else from the checkpoint's header fields
+   * ({@link Checkpoint#readHeader}), then through every record after it with the same checks
+   * as {@link #read} (checksums, revision and sequence continuity, torn tail). Publishes
+   * nothing: the cache holds states, and this builds none.
+   */
+  Optional<LedgerHead> head() {
+    Published p = published;
+    Tail t = null;
+    if (p != null) {
+      if (isLatest(p)) {
+        return Optional.of(new LedgerHead(root, p.revision(), p.nextSequence() - 1,
+            p.updatedAt()));
+      }
+      try {
+        if (Files.size(journal.segment(p.segment())) >= p.end()) {
+          t = new Tail();
+          t.revision = p.revision();
+          t.nextSequence = p.nextSequence();
+          t.segment = p.segment();
+          t.end = p.end();
+          t.updatedAt = p.updatedAt();
+        }
+      } catch (NoSuchFileException e) {
+        t = null;
+      } catch (IOException e) {
+        throw new LedgerIOException("checking journal size", journal.segment(p.segment()), e);
+      }
+    }
+    if (t == null) {
+      refuseLinks();
+      t = Tail.start(readCheckpointHeader());
+      if (!Files.exists(journal.segment(t.segment))) {
+        missingSegment(t);
+        return Optional.empty();
+      }
+      try {
+        checkPosition(t);
+      } catch (IOException e) {
+        throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
+      }
+    }
+    try (JournalScanner scan = scanner(t)) {
+      PositionedRecord r;
+      while ((r = scan.next()) != null) {
+        CommitRecord record = r.record();
+        t.revision = record.revision();
+        t.nextSequence = record.nextSequence();
+        t.updatedAt = record.committedAt();
+      }
+    }
+    return t.revision == 0 ? Optional.empty()
+        : Optional.of(new LedgerHead(root, t.revision, t.nextSequence - 1, t.updatedAt));
+  }
+
+  /** As {@link #readCheckpoint}, without the state ({@link Checkpoint#readHeader}). */
+  private Checkpoint readCheckpointHeader() {
+    while (true) {
+      try {
+        return Checkpoint.readHeader(stateFile, root, limits.maxCheckpointBytes());
+      } catch (CorruptLedgerException e) {
+        if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
+          throw e;
+        }
+      }
+    }
   }
 
   /**

@@ -2,12 +2,16 @@ package dev.ledger.core.memory;
 
 import com.google.common.base.Preconditions;
 import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RootIdCursor;
+import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,6 +57,21 @@ public final class InMemoryLedgerStore implements LedgerStore {
   @Override
   public List<String> rootIds() {
     return shell.rootIds();
+  }
+
+  @Override
+  public RootIdPage rootIds(RootIdCursor after, int limit) {
+    return shell.rootIds(after, limit);
+  }
+
+  @Override
+  public boolean exists(String rootId) {
+    return shell.exists(rootId);
+  }
+
+  @Override
+  public Optional<LedgerHead> head(String rootId) {
+    return shell.head(rootId);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
@@ -64,8 +65,16 @@ final class MemoryLedger implements LedgerBackend {
     return root;
   }
 
-  boolean exists() {
+  @Override
+  public boolean exists() {
     return head != null;
+  }
+
+  @Override
+  public Optional<LedgerHead> head() {
+    Head h = head;
+    return h == null ? Optional.empty()
+        : Optional.of(new LedgerHead(root, h.revision(), h.nextSequence() - 1, h.updatedAt()));
   }
 
   @Override

@@ -4,14 +4,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RootIdCursor;
+import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
+import dev.ledger.core.internal.io.RootIdCursors;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -49,8 +54,14 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     this.mapper = builder.build();
   }
 
+  /** The largest page of {@link #rootIds(RootIdCursor, int)}. */
+  private static final int MAX_PAGE = 1000;
+
   /**
-   * Creates the backend of a root id. Must not touch the disk.
+   * Creates the backend of a root id. Must not touch the disk. Besides the backends it
+   * hands out, the store creates one for a single {@link LedgerBackend#exists()} or
+   * {@link LedgerBackend#head()} of a root id it holds no backend of, and then drops it
+   * without closing it: a backend must hold nothing until it commits.
    *
    * @param rootId the root id, already validated
    * @return the backend
@@ -70,6 +81,53 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     Preconditions.checkNotNull(stateType, "stateType");
     return guarded(() -> new TypedLedger<>(this, backends.computeIfAbsent(rootId,
         this::newBackend), stateType));
+  }
+
+  @Override
+  public final boolean exists(String rootId) {
+    Identifiers.check("root id", rootId);
+    return guarded(() -> probe(rootId).exists());
+  }
+
+  @Override
+  public final Optional<LedgerHead> head(String rootId) {
+    Identifiers.check("root id", rootId);
+    return guarded(() -> probe(rootId).head());
+  }
+
+  /** The backend handed out for {@code rootId}, or a throwaway one (never registered). */
+  private B probe(String rootId) {
+    B backend = backends.get(rootId);
+    return backend != null ? backend : newBackend(rootId);
+  }
+
+  @Override
+  public final RootIdPage rootIds(RootIdCursor after, int limit) {
+    Preconditions.checkNotNull(after, "after");
+    Preconditions.checkArgument(limit >= 1 && limit <= MAX_PAGE,
+        "limit must be between 1 and %s: %s", MAX_PAGE, limit);
+    String last = RootIdCursors.lastRootId(after);
+    return guarded(() -> {
+      List<String> ids = rootIdsAfter(last, limit + 1);
+      boolean more = ids.size() > limit;
+      List<String> page = more ? ids.subList(0, limit) : ids;
+      return new RootIdPage(page, page.isEmpty() ? after
+          : RootIdCursors.after(page.get(page.size() - 1)), more);
+    });
+  }
+
+  /**
+   * Up to {@code max} root ids of ledgers committed to that sort after {@code after}, in
+   * sorted order; called with the store open. This implementation filters
+   * {@link #rootIds()}; a store that can list in order, or keep fewer ids in memory, does
+   * better.
+   *
+   * @param after the root id to list after (exclusive), or the empty string for the first
+   * @param max the largest number of root ids to return, at least 1
+   * @return the root ids, sorted
+   */
+  protected List<String> rootIdsAfter(String after, int max) {
+    return rootIds().stream().filter(id -> id.compareTo(after) > 0).limit(max).toList();
   }
 
   /** Opens a follower of {@code backend} and keeps it until it or the store closes. */

@@ -4,6 +4,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerHead;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -32,6 +33,25 @@ public interface LedgerBackend {
    * @throws dev.ledger.core.LedgerIOException if they cannot be read
    */
   Optional<StoredState> read();
+
+  /**
+   * Whether the ledger was ever committed to; reads no state and takes no lock.
+   *
+   * @return true once a commit was acknowledged
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  boolean exists();
+
+  /**
+   * The latest revision, event count and commit time, as {@link #read()} would find them,
+   * but without building the state; takes no writer lock.
+   *
+   * @return the head of the latest acknowledged commit, or empty if the ledger was never
+   *     committed to
+   * @throws dev.ledger.core.CorruptLedgerException if the stored files are damaged
+   * @throws dev.ledger.core.LedgerIOException if they cannot be read
+   */
+  Optional<LedgerHead> head();
 
   /**
    * Commits atomically: command replay or conflict first, then the revision check, then one

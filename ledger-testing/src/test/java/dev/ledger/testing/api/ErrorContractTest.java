@@ -22,6 +22,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.StateType;
 import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.core.memory.InMemoryLedgerStore;
@@ -234,9 +235,10 @@ class ErrorContractTest {
           if (types[i] == long.class && name.equals("commit")) {
             bad = -1L;
             what = "a negative expected revision";
-          } else if (types[i] == int.class && (name.equals("events") || name.equals("list"))) {
+          } else if (types[i] == int.class && (name.equals("events") || name.equals("list")
+              || name.equals("rootIds"))) {
             for (int limit : new int[] {0, -1, 1001}) {
-              if (limit == 1001 && !name.equals("events")) {
+              if (limit == 1001 && name.equals("list")) {
                 continue; // the artifact page bound is the artifact store's to choose
               }
               Object[] withLimit = args.clone();
@@ -422,6 +424,7 @@ class ErrorContractTest {
     known.put(Set.class, e -> Set.of());
     known.put(Map.class, e -> Map.of());
     known.put(Cursor.class, e -> Cursor.START);
+    known.put(RootIdCursor.class, e -> RootIdCursor.START);
     known.put(EventDraft.class, e -> EventDraft.of("e", Map.of()));
     known.put(LedgerOptions.class, e -> LedgerOptions.defaults().withClock(CLOCK));
     known.put(ArtifactOptions.class, e -> ArtifactOptions.defaults().withClock(CLOCK));
