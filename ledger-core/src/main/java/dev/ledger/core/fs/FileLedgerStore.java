@@ -330,6 +330,7 @@ public final class FileLedgerStore implements LedgerStore {
    * @throws NullPointerException if an argument is null
    * @throws StoreClosedException if the store is closed
    */
+  @Override
   public long export(String rootId, java.io.OutputStream out) {
     Preconditions.checkNotNull(rootId, "rootId");
     Preconditions.checkNotNull(out, "out");
@@ -368,6 +369,7 @@ public final class FileLedgerStore implements LedgerStore {
    * @throws NullPointerException if {@code in} is null
    * @throws StoreClosedException if the store is closed
    */
+  @Override
   public ImportResult importLedger(java.io.InputStream in) {
     Preconditions.checkNotNull(in, "in");
     return shell.guarded(() -> {
@@ -465,6 +467,16 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     public List<String> rootIds() {
       return guarded(FileLedgerStore.this::listRootIds);
+    }
+
+    @Override
+    public long export(String rootId, java.io.OutputStream out) {
+      return FileLedgerStore.this.export(rootId, out);
+    }
+
+    @Override
+    public ImportResult importLedger(java.io.InputStream in) {
+      return FileLedgerStore.this.importLedger(in);
     }
 
     @Override

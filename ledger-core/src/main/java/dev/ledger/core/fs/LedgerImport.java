@@ -1,7 +1,5 @@
 package dev.ledger.core.fs;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledger.core.Event;
 import dev.ledger.core.ImportResult;
 import dev.ledger.core.InvalidExportException;
 import dev.ledger.core.LedgerExistsException;
@@ -10,7 +8,7 @@ import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.JournalLine;
-import java.io.BufferedInputStream;
+import dev.ledger.core.internal.journal.LedgerExportFormat;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,13 +26,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Rebuilds a ledger from an export ({@link LedgerExport}) in two passes, then publishes it
+ * Rebuilds a ledger from an export ({@link LedgerExportFormat}) in two passes, then publishes it
  * with one atomic directory rename.
  *
  * <pre>
@@ -68,16 +65,9 @@ final class LedgerImport {
 
   static ImportResult importLedger(InputStream input, Path ledgers, StoreLimits limits,
       long segmentBytes, boolean sync) {
-    LineSource in = new LineSource(input, limits.maxLine());
-    byte[] first = in.next(1);
-    if (first == null) {
-      throw new InvalidExportException(0, "the input is empty");
-    }
-    LedgerExport.Header header = LedgerExport.readHeader(first, in.length);
+    LedgerExportFormat.Lines in = new LedgerExportFormat.Lines(input, limits.maxLine());
+    LedgerExportFormat.Header header = LedgerExportFormat.readHeader(in);
     String root = header.root();
-    if (!Identifiers.isValid(root)) {
-      throw new InvalidExportException(1, "header root '" + root + "' is not a valid root id");
-    }
     Path target = ledgers.resolve(Identifiers.toDirectoryName("root id", root));
     refuseExisting(root, target);
     Path spool = null;
@@ -85,7 +75,7 @@ final class LedgerImport {
         + System.nanoTime());
     try {
       spool = Files.createTempFile("ledger-import-", ".jsonl");
-      Folded folded = validate(in, header, spool, limits);
+      LedgerExportFormat.Validator folded = validate(in, header, spool, limits);
       refuseExisting(root, target);
       ImportResult result = build(spool, folded, temp, limits, segmentBytes, sync);
       refuseExisting(root, target);
@@ -119,64 +109,38 @@ final class LedgerImport {
     }
   }
 
-  /** The ledger an export folds to: what its checkpoint will hold. */
-  private record Folded(String root, long revisions, CommitRecord last, JsonNode state,
-      long nextSequence) {}
-
   /**
    * Reads every record line, checks it and folds it, copying the lines to {@code spool}:
    * nothing in the store is written before the whole input has passed.
    */
-  private static Folded validate(LineSource in, LedgerExport.Header header, Path spool,
-      StoreLimits limits) throws IOException {
-    String root = header.root();
-    Set<String> commands = new HashSet<>();
-    JsonNode state = null;
-    long nextSequence = 1;
-    CommitRecord last = null;
+  private static LedgerExportFormat.Validator validate(LedgerExportFormat.Lines in,
+      LedgerExportFormat.Header header, Path spool, StoreLimits limits) throws IOException {
+    LedgerExportFormat.Validator folded = new LedgerExportFormat.Validator(header);
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(spool), 64 * 1024)) {
-      for (long revision = 1; revision <= header.revisions(); revision++) {
-        long lineNumber = revision + 1;
-        byte[] line = in.next(lineNumber);
-        if (line == null) {
-          throw new InvalidExportException(lineNumber, "the input ends after " + (revision - 1)
-              + " of " + header.revisions() + " records (truncated)");
-        }
-        CommitRecord r = decode(line, in.length, lineNumber);
-        check(r, root, revision, nextSequence, state, lineNumber);
-        if (r.commandId() != null && !commands.add(r.commandId())) {
-          throw new InvalidExportException(lineNumber, "command " + r.commandId()
-              + " is recorded twice");
-        }
-        out.write(line, 0, in.length);
+      folded.readAll(in, (record, line, length) -> {
+        out.write(line, 0, length);
         out.write('\n');
-        state = r.applyTo(state);
-        nextSequence = r.nextSequence();
-        last = r;
-      }
+      });
     }
-    if (in.next(header.revisions() + 2) != null) {
-      throw new InvalidExportException(header.revisions() + 2, "more lines than the "
-          + header.revisions() + " records the header names");
-    }
-    Folded folded = new Folded(root, header.revisions(), last, state, nextSequence);
     long size = checkpoint(folded, 1, 0).encode().length;
     if (size > limits.maxCheckpointBytes()) {
-      throw new InvalidExportException(0, "the state at revision " + last.revision() + " takes "
-          + size + " bytes, more than this store reads (" + limits.maxCheckpointBytes()
-          + "); open the store with larger limits");
+      throw new InvalidExportException(0, "the state at revision " + folded.last().revision()
+          + " takes " + size + " bytes, more than this store reads ("
+          + limits.maxCheckpointBytes() + "); open the store with larger limits");
     }
     return folded;
   }
 
-  private static Checkpoint checkpoint(Folded f, long segment, long end) {
-    return new Checkpoint(f.root(), f.last().revision(), f.last().committedAt(),
-        f.nextSequence(), segment, end, f.state(), f.last().stateVersion());
+  private static Checkpoint checkpoint(LedgerExportFormat.Validator f, long segment,
+      long end) {
+    CommitRecord last = f.last();
+    return new Checkpoint(last.root(), last.revision(), last.committedAt(), f.nextSequence(),
+        segment, end, f.state(), last.stateVersion());
   }
 
   /** Writes the validated ledger into {@code temp}: segments, command index, checkpoint. */
-  private static ImportResult build(Path spool, Folded folded, Path temp, StoreLimits limits,
-      long segmentBytes, boolean sync) throws IOException {
+  private static ImportResult build(Path spool, LedgerExportFormat.Validator folded, Path temp,
+      StoreLimits limits, long segmentBytes, boolean sync) throws IOException {
     Path journalDir = temp.resolve("journal");
     SafeFiles.createDirectoriesBelow(temp.getParent(), journalDir, sync);
     Map<String, CommandIndex.Entry> commands = new LinkedHashMap<>();
@@ -184,10 +148,11 @@ final class LedgerImport {
     long end = 0;
     FileChannel channel = null;
     try (InputStream lines = Files.newInputStream(spool)) {
-      LineSource in = new LineSource(lines, limits.maxLine());
-      for (long revision = 1; revision <= folded.revisions(); revision++) {
+      LedgerExportFormat.Lines in = new LedgerExportFormat.Lines(lines, limits.maxLine());
+      for (long revision = 1; revision <= folded.last().revision(); revision++) {
         byte[] line = in.next(revision + 1);
-        CommitRecord r = decode(line, in.length, revision + 1);
+        int length = in.length();
+        CommitRecord r = JournalLine.decode(line, length);
         if (channel == null || end >= segmentBytes) {
           if (channel != null) {
             close(channel, sync);
@@ -201,8 +166,8 @@ final class LedgerImport {
           commands.put(r.commandId(), new CommandIndex.Entry(r.commandDigest(), r.revision(),
               segment, end));
         }
-        byte[] bytes = Arrays.copyOf(line, in.length + 1);
-        bytes[in.length] = '\n';
+        byte[] bytes = Arrays.copyOf(line, length + 1);
+        bytes[length] = '\n';
         SafeFiles.writeFully(channel, ByteBuffer.wrap(bytes), end);
         end += bytes.length;
       }
@@ -220,46 +185,8 @@ final class LedgerImport {
     if (sync) {
       SafeFiles.forceDirectory(temp);
     }
-    return new ImportResult(folded.root(), folded.last().revision(), folded.nextSequence() - 1,
-        commands.size());
-  }
-
-  private static CommitRecord decode(byte[] line, int length, long lineNumber) {
-    try {
-      return JournalLine.decode(line, length);
-    } catch (CommitRecord.FutureFormatException e) {
-      throw new InvalidExportException(lineNumber, e.getMessage());
-    } catch (JournalLine.DefectException e) {
-      throw new InvalidExportException(lineNumber, e.getMessage());
-    }
-  }
-
-  /** The continuity a journal's scanner checks, plus event ids. */
-  private static void check(CommitRecord r, String root, long revision, long nextSequence,
-      JsonNode state, long line) {
-    if (!r.root().equals(root)) {
-      throw new InvalidExportException(line, "record of root '" + r.root() + "', expected '"
-          + root + "'");
-    }
-    if (r.revision() != revision) {
-      throw new InvalidExportException(line, "revision " + r.revision() + ", expected "
-          + revision);
-    }
-    if (r.firstSequence() != nextSequence) {
-      throw new InvalidExportException(line, "first sequence " + r.firstSequence()
-          + ", expected " + nextSequence);
-    }
-    if (r.state() == null && state == null) {
-      throw new InvalidExportException(line, "revision " + revision
-          + " is a patch but no state precedes it");
-    }
-    for (Event e : r.events()) {
-      String expected = CommitRecord.eventId(root, e.sequence());
-      if (!e.id().equals(expected)) {
-        throw new InvalidExportException(line, "event " + e.sequence() + " has id " + e.id()
-            + ", expected " + expected);
-      }
-    }
+    return new ImportResult(folded.last().root(), folded.last().revision(),
+        folded.nextSequence() - 1, commands.size());
   }
 
   private static void close(FileChannel channel, boolean sync) throws IOException {
@@ -311,52 +238,6 @@ final class LedgerImport {
       });
     } catch (IOException e) {
       failure.addSuppressed(e);
-    }
-  }
-
-  /** Lines of the input, each bounded; a last line without its newline is a truncation. */
-  private static final class LineSource {
-    private final InputStream in;
-    private final int maxLine;
-    private byte[] buffer = new byte[8192];
-    /** Length of the line {@link #next} returned last. */
-    int length;
-
-    LineSource(InputStream in, int maxLine) {
-      this.in = new BufferedInputStream(in, 64 * 1024);
-      this.maxLine = maxLine;
-    }
-
-    /** The next line without its newline (valid up to {@link #length}), or null at the end. */
-    byte[] next(long lineNumber) {
-      int n = 0;
-      try {
-        while (true) {
-          int b = in.read();
-          if (b < 0) {
-            if (n == 0) {
-              return null;
-            }
-            throw new InvalidExportException(lineNumber, "the input ends inside this line,"
-                + " after " + n + " bytes without a newline (truncated)");
-          }
-          if (b == '\n') {
-            length = n;
-            return buffer;
-          }
-          if (n == maxLine) {
-            throw new InvalidExportException(lineNumber, "line longer than " + maxLine
-                + " bytes, the longest this store reads");
-          }
-          if (n == buffer.length) {
-            buffer = Arrays.copyOf(buffer, (int) Math.min((long) n * 2, maxLine));
-          }
-          buffer[n++] = (byte) b;
-        }
-      } catch (IOException e) {
-        throw new LedgerIOException(null, "Reading the ledger export failed at line "
-            + lineNumber + ": " + e.getMessage(), e);
-      }
     }
   }
 }
