@@ -1,6 +1,8 @@
 package dev.ledger.core;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.List;
 import java.util.Optional;
 
@@ -141,6 +143,65 @@ public interface LedgerStore extends AutoCloseable {
    * @throws SymbolicLinkException if a file or directory of the ledger is a symbolic link
    */
   Optional<LedgerHead> head(String rootId);
+
+  /**
+   * Writes the ledger of {@code rootId} to {@code out} as an export: JSON Lines, a header
+   * line then one line per commit, the same format from every store, so that a ledger moves
+   * between stores (a file store's ledger into an in-memory store for a test, and back).
+   *
+   * <pre>
+   * {"crc32c":"…","export":{"exportedAt":…,"format":1,"kind":"dev.ledger.export",
+   *                         "recordFormat":2,"revisions":N,"root":"run-1"}}
+   * {"crc32c":"…","commit":{…revision 1: committedAt, events with ids and sequences,
+   *                          command id and digest, state or merge patch, stateVersion}}
+   * …                                                       (N commit lines in all)
+   * </pre>
+   * Each line carries the CRC-32C of its JSON value; the commit lines are the journal's own
+   * lines. The header's {@code exportedAt} is the store's clock, so with a fixed clock an
+   * export is byte-for-byte deterministic.
+   *
+   * <p>Reads like any reader: takes no lock and blocks no writer, and works on a read-only
+   * store. The export is the consistent prefix up to the revision committed when the call
+   * starts; commits made while it runs are left out. {@code out} is flushed, not closed.
+   *
+   * @param rootId the ledger
+   * @param out where the export is written
+   * @return the last revision exported (the header's revision count)
+   * @throws NullPointerException if an argument is null
+   * @throws InvalidIdentifierException if {@code rootId} is not a valid root id
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws CorruptLedgerException if the ledger is damaged before the exported revision
+   * @throws LedgerIOException if the ledger cannot be read or {@code out} cannot be written
+   *     (what reached {@code out} is then an incomplete export, which an import refuses)
+   * @throws StoreClosedException if the store is closed
+   */
+  long export(String rootId, OutputStream out);
+
+  /**
+   * Rebuilds in this store the ledger that {@code in} holds as an export written by
+   * {@link #export} (of this store or another): the same revisions, commit times, events
+   * (ids, sequences, times, payloads, command and operation ids), command index (a retried
+   * command replays its original result) and state, under the root id the export names.
+   *
+   * <p>The whole input is checked before the ledger appears: the header (kind, format,
+   * checksum), every line's checksum, the record count the header names (a truncated input
+   * is refused), revision and sequence continuity, event ids. The ledger then appears at
+   * once, whole: readers see no ledger or all of it (each store documents its commit point).
+   * A refused import changes nothing in the store. Reads {@code in} to its end; does not
+   * close it.
+   *
+   * @param in the export
+   * @return what was imported
+   * @throws NullPointerException if {@code in} is null
+   * @throws LedgerExistsException if the store already holds a ledger for the export's root
+   *     id
+   * @throws InvalidExportException if the input is not a complete, valid export this library
+   *     reads (the message names the line)
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws LedgerIOException if {@code in} cannot be read or the store cannot be written
+   * @throws StoreClosedException if the store is closed
+   */
+  ImportResult importLedger(InputStream in);
 
   /**
    * The options this store runs with.

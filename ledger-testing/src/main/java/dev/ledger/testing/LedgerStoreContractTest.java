@@ -149,6 +149,20 @@ public abstract class LedgerStoreContractTest {
     }
   }
 
+  /** The export and import contract, {@link LedgerExportContract}, on these stores. */
+  @Nested
+  class Exporting extends LedgerExportContract {
+    @Override
+    protected LedgerStore newStore(LedgerOptions options) {
+      return openStore(options);
+    }
+
+    @Override
+    protected LedgerOptions baseOptions() {
+      return options();
+    }
+  }
+
   @BeforeEach
   void openFresh() {
     store = openStore(options());

@@ -3,6 +3,11 @@ package dev.ledger.core.fs;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
+import dev.ledger.core.ImportResult;
+import dev.ledger.core.InvalidExportException;
+import dev.ledger.core.LedgerExistsException;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerHead;
@@ -324,9 +329,92 @@ public final class FileLedgerStore implements LedgerStore {
     });
   }
 
+  /**
+   * Writes the ledger of {@code rootId} to {@code out} as a self-describing JSON Lines
+   * export: a checksummed header line (kind, export format, root id, revision count, record
+   * format, export time from the store's clock), then the journal line of every commit record
+   * from revision 1, byte for byte as the journal frames it. The format is documented in
+   * {@code LedgerExport}; {@link #importLedger} reads it back.
+   *
+   * <p>A reader's work: takes no lock, blocks no writer, works on a read-only store. The
+   * export is the consistent prefix up to the revision committed when the call starts;
+   * commits made while it runs are not included. {@code out} is flushed, not closed.
+   *
+   * @param rootId the ledger
+   * @param out where the export is written
+   * @return the last revision exported (the header's revision count)
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws CorruptLedgerException if the journal is damaged before the exported revision
+   * @throws LedgerIOException if the journal cannot be read or {@code out} cannot be written
+   *     (what was written to {@code out} is then an incomplete export, which an import
+   *     refuses)
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if an argument is null
+   * @throws StoreClosedException if the store is closed
+   */
+  @Override
+  public long export(String rootId, java.io.OutputStream out) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(out, "out");
+    return shell.guarded(() -> {
+      Path dir = ledgers.resolve(Identifiers.toDirectoryName("root id", rootId));
+      try {
+        return LedgerExport.export(rootId, dir, limits, options().clock().instant(), out);
+      } catch (IOException e) {
+        throw new LedgerIOException("exporting ledger '" + rootId + "'", dir, e);
+      }
+    });
+  }
+
+  /**
+   * Rebuilds in this store the ledger that {@code in} holds as an export written by
+   * {@link #export}: the same revisions, commit times, events (ids, sequences, times,
+   * payloads), command ids (a retried command replays its original result) and state, under
+   * the root id the export names. The journal lines are kept byte for byte; segments are cut
+   * at this store's segment size and a checkpoint is written at the last revision.
+   *
+   * <p>Checked whole before anything is published: the header (kind, format, checksum), every
+   * line's checksum, the record count the header names (a truncated input is refused),
+   * revision and sequence continuity, event ids. The ledger is built in a temp directory
+   * beside the others and published by one atomic directory rename, the commit point (see
+   * {@code LedgerImport}); a refused import leaves the store's ledgers as they were. Reads
+   * {@code in} to its end and does not close it.
+   *
+   * @param in the export
+   * @return what was imported
+   * @throws LedgerExistsException if the store already holds a ledger, or a directory, for
+   *     the export's root id
+   * @throws InvalidExportException if the input is not a complete, valid export this library
+   *     reads (the message names the line)
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws LedgerIOException if {@code in} cannot be read or a file cannot be written
+   * @throws NullPointerException if {@code in} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  @Override
+  public ImportResult importLedger(java.io.InputStream in) {
+    Preconditions.checkNotNull(in, "in");
+    return shell.guarded(() -> {
+      if (readOnly) {
+        throw new ImportRefused(shell.toString());
+      }
+      return LedgerImport.importLedger(in, ledgers, limits, options().segmentBytes(),
+          options().durability() == Durability.SYNC);
+    });
+  }
+
   @Override
   public String toString() {
     return shell.toString();
+  }
+
+  /** An import refused by a read-only store. */
+  private static final class ImportRefused extends ReadOnlyStoreException {
+    private static final long serialVersionUID = 1L;
+
+    ImportRefused(String store) {
+      super("Refused an import: the " + store + " was opened read-only");
+    }
   }
 
   /** Creates what is missing, checks the marker, raises its limits if needed. */
@@ -457,6 +545,16 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     protected List<String> rootIdsAfter(String after, int max) {
       return listRootIdsAfter(after, max);
+    }
+
+    @Override
+    public long export(String rootId, java.io.OutputStream out) {
+      return FileLedgerStore.this.export(rootId, out);
+    }
+
+    @Override
+    public ImportResult importLedger(java.io.InputStream in) {
+      return FileLedgerStore.this.importLedger(in);
     }
 
     @Override

@@ -1,14 +1,20 @@
 package dev.ledger.core.memory;
 
 import com.google.common.base.Preconditions;
+import dev.ledger.core.ImportResult;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerHead;
+import dev.ledger.core.LedgerExistsException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
+import dev.ledger.core.internal.journal.JournalLine;
+import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.spi.AbstractLedgerStore;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -79,6 +85,29 @@ public final class InMemoryLedgerStore implements LedgerStore {
     return shell.options();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory: the ledger's records up to the revision current at the call, encoded as
+   * the file store encodes them.
+   */
+  @Override
+  public long export(String rootId, OutputStream out) {
+    return shell.export(rootId, out);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory: the input is read and checked whole, then the ledger's records, command
+   * index and state are published at once under the ledger's writer lock (the commit point),
+   * so a reader sees no ledger or all of it.
+   */
+  @Override
+  public ImportResult importLedger(InputStream in) {
+    return shell.importLedger(in);
+  }
+
   @Override
   public void close() {
     shell.close();
@@ -108,6 +137,28 @@ public final class InMemoryLedgerStore implements LedgerStore {
     private List<String> backendsWithCommits() {
       return backends().stream().filter(MemoryLedger::exists).map(MemoryLedger::rootId)
           .sorted().toList();
+    }
+
+    @Override
+    public long export(String rootId, OutputStream out) {
+      Preconditions.checkNotNull(rootId, "rootId");
+      Preconditions.checkNotNull(out, "out");
+      return guarded(() -> backend(rootId).export(options().clock().instant(), out));
+    }
+
+    @Override
+    public ImportResult importLedger(InputStream in) {
+      Preconditions.checkNotNull(in, "in");
+      return guarded(() -> {
+        LedgerExportFormat.Lines lines = new LedgerExportFormat.Lines(in,
+            JournalLine.maxLineBytes(options()));
+        LedgerExportFormat.Header header = LedgerExportFormat.readHeader(lines);
+        MemoryLedger ledger = backend(header.root());
+        if (ledger.exists()) {
+          throw new LedgerExistsException(header.root(), "the store holds it");
+        }
+        return ledger.adopt(lines, header);
+      });
     }
 
     @Override

@@ -7,6 +7,10 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerHead;
+import dev.ledger.core.ImportResult;
+import dev.ledger.core.InvalidExportException;
+import dev.ledger.core.LedgerExistsException;
+import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
@@ -16,6 +20,7 @@ import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.EventPages;
 import dev.ledger.core.internal.journal.JournalLine;
+import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
 import dev.ledger.core.spi.CommitRequest;
@@ -24,7 +29,12 @@ import dev.ledger.core.spi.CommitWatch;
 import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.LedgerBackend;
 import dev.ledger.core.spi.StoredState;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -150,6 +160,74 @@ final class MemoryLedger implements LedgerBackend {
     }
   }
 
+  /**
+   * Writes the export of this ledger up to its current revision.
+   *
+   * @throws LedgerNotFoundException if it has no commit
+   * @throws LedgerIOException if {@code out} fails
+   */
+  long export(Instant now, OutputStream out) {
+    Head h = head;
+    if (h == null) {
+      throw new LedgerNotFoundException(root);
+    }
+    try {
+      LedgerExportFormat.write(root, h.revision(), now, source(0), out);
+    } catch (IOException e) {
+      throw new LedgerIOException(null, "Writing the export of in-memory ledger '" + root
+          + "' failed: " + e.getMessage(), e);
+    }
+    return h.revision();
+  }
+
+  /**
+   * Reads and checks every record line after {@code header}, then, under the writer lock,
+   * publishes them as this ledger's journal, with its command index and state: the commit
+   * point is the write of {@code head}, which readers read first.
+   *
+   * @throws InvalidExportException if the input is not a valid export
+   * @throws LedgerExistsException if the ledger has a commit
+   */
+  ImportResult adopt(LedgerExportFormat.Lines in, LedgerExportFormat.Header header) {
+    LedgerExportFormat.Validator validator = new LedgerExportFormat.Validator(header);
+    List<byte[]> records = new ArrayList<>();
+    Map<String, Integer> recorded = new HashMap<>();
+    try {
+      validator.readAll(in, (record, line, length) -> {
+        if (record.commandId() != null) {
+          recorded.put(record.commandId(), records.size());
+        }
+        byte[] copy = Arrays.copyOf(line, length + 1);
+        copy[length] = '\n';
+        records.add(copy);
+      });
+    } catch (IOException e) {
+      throw new LedgerIOException(null, "Reading the export of ledger '" + root + "' failed: "
+          + e.getMessage(), e);
+    }
+    lockWriter();
+    try {
+      if (head != null) {
+        throw new LedgerExistsException(root, "the store holds it");
+      }
+      journal.writeLock().lock();
+      try {
+        lines.addAll(records);
+      } finally {
+        journal.writeLock().unlock();
+      }
+      commands.putAll(recorded);
+      CommitRecord last = validator.last();
+      head = new Head(validator.state(), last.revision(), last.committedAt(),
+          validator.nextSequence(), last.stateVersion());
+      signal.fire();
+      return new ImportResult(root, last.revision(), validator.nextSequence() - 1,
+          validator.commands());
+    } finally {
+      writer.unlock();
+    }
+  }
+
   @Override
   public EventPage events(Cursor after, int limit) {
     if (after.isStart()) {
@@ -195,6 +273,19 @@ final class MemoryLedger implements LedgerBackend {
       throw CursorCodec.invalid(root, "cursor position does not match the journal");
     }
     return index;
+  }
+
+  /** Takes the writer lock, bounded by the lock timeout. */
+  private void lockWriter() {
+    try {
+      if (!writer.tryLock(options.lockTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+        throw new LockTimeoutException("in-memory ledger '" + root + "'", options.lockTimeout());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LockTimeoutException("in-memory ledger '" + root + "' (interrupted)",
+          options.lockTimeout());
+    }
   }
 
   private Cursor cursorAfter(CommitRecord record, int index) {

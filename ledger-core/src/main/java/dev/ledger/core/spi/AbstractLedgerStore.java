@@ -130,6 +130,21 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     return rootIds().stream().filter(id -> id.compareTo(after) > 0).limit(max).toList();
   }
 
+  /**
+   * The backend of {@code rootId}, created if none was handed out yet (for store operations
+   * that work on a ledger without a typed view, such as an import). Call it inside
+   * {@link #guarded}.
+   *
+   * @param rootId the root id
+   * @return the backend
+   * @throws NullPointerException if {@code rootId} is null
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   */
+  protected final B backend(String rootId) {
+    Identifiers.check("root id", rootId);
+    return backends.computeIfAbsent(rootId, this::newBackend);
+  }
+
   /** Opens a follower of {@code backend} and keeps it until it or the store closes. */
   final JournalFollower follow(LedgerBackend backend, dev.ledger.core.Cursor after,
       int pageSize) {

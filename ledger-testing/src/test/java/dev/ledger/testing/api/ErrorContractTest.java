@@ -28,8 +28,10 @@ import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.core.memory.InMemoryLedgerStore;
 import dev.ledger.testing.base.DirectorySnapshot;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
@@ -435,6 +437,7 @@ class ErrorContractTest {
     known.put(Duration.class, e -> Duration.ZERO);
     known.put(byte[].class, e -> BYTES.clone());
     known.put(InputStream.class, e -> new ByteArrayInputStream(BYTES));
+    known.put(OutputStream.class, e -> new ByteArrayOutputStream());
     known.put(ContentId.class, e -> blob);
     known.put(AttemptSubmission.class, e -> submission());
     Function<Executable, Object> f = known.get(type);
