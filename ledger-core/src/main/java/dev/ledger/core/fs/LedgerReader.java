@@ -108,16 +108,8 @@ final class LedgerReader {
       }
     }
     refuseLinks();
-    Tail t = Tail.start(readCheckpoint());
-    if (!Files.exists(journal.segment(t.segment))) {
-      return missingSegment(t);
-    }
-    try {
-      checkPosition(t);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
-    }
-    return readFrom(t);
+    Tail t = checkedStart(Tail.start(readCheckpoint()));
+    return t == null ? Optional.empty() : readFrom(t);
   }
 
   /**
@@ -153,15 +145,9 @@ final class LedgerReader {
     }
     if (t == null) {
       refuseLinks();
-      t = Tail.start(readCheckpointHeader());
-      if (!Files.exists(journal.segment(t.segment))) {
-        missingSegment(t);
+      t = checkedStart(Tail.start(readCheckpointHeader()));
+      if (t == null) {
         return Optional.empty();
-      }
-      try {
-        checkPosition(t);
-      } catch (IOException e) {
-        throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
       }
     }
     try (JournalScanner scan = scanner(t)) {
@@ -269,6 +255,28 @@ final class LedgerReader {
     }
   }
 
+  /**
+   * Checks that {@code t}, a tail started from the checkpoint, stands at a record boundary of
+   * a segment that exists.
+   *
+   * @return {@code t}, or null if the ledger has no commit yet (no checkpoint, no segment)
+   * @throws CorruptLedgerException if the checkpoint points into a missing segment or off a
+   *     record boundary
+   * @throws LedgerIOException if the segment cannot be read
+   */
+  private Tail checkedStart(Tail t) {
+    if (!Files.exists(journal.segment(t.segment))) {
+      missingSegment(t);
+      return null;
+    }
+    try {
+      checkPosition(t);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
+    }
+    return t;
+  }
+
   Optional<StoredState> missingSegment(Tail t) {
     if (t.revision == 0) {
       return Optional.empty();
@@ -289,15 +297,9 @@ final class LedgerReader {
     if (found != null) {
       return Optional.of(found);
     }
-    Tail t = Tail.start(readCheckpoint());
-    if (!Files.exists(journal.segment(t.segment))) {
-      missingSegment(t);
+    Tail t = checkedStart(Tail.start(readCheckpoint()));
+    if (t == null) {
       return Optional.empty();
-    }
-    try {
-      checkPosition(t);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading journal", journal.segment(t.segment), e);
     }
     try (JournalScanner scan = scanner(t)) {
       PositionedRecord r;

@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * File primitives with the durability steps spelled out: private permissions (files 0600,
@@ -40,6 +41,9 @@ import java.util.Set;
  */
 public final class SafeFiles {
   private static final FileAttribute<?>[] NONE = new FileAttribute<?>[0];
+
+  /** Numbers the unique siblings of this process. */
+  private static final AtomicLong UNIQUE = new AtomicLong();
 
   private SafeFiles() {}
 
@@ -248,7 +252,27 @@ public final class SafeFiles {
     }
   }
 
-  /** The fixed temp name {@link #replace} uses for {@code target}. */
+  /**
+   * A hidden sibling of {@code target} no other caller gets, in this process (a counter) or
+   * another (the pid): for files or directories created with {@code CREATE_NEW} by racers
+   * that hold no lock. A clock is not enough: two threads can read the same nanoTime.
+   *
+   * @param target the file or directory the sibling stands in for
+   * @param suffix appended to the name, such as {@code .tmp}
+   * @return the path, {@code .<name>.<pid>.<n><suffix>}
+   */
+  public static Path uniqueSibling(Path target, String suffix) {
+    return target.resolveSibling("." + target.getFileName() + "."
+        + ProcessHandle.current().pid() + "." + UNIQUE.incrementAndGet() + suffix);
+  }
+
+  /**
+   * The fixed temp name {@link #replace} uses for {@code target}, under the target's lock:
+   * {@code .<name>.tmp}.
+   *
+   * @param target the file to be written
+   * @return the temp path
+   */
   public static Path tempSibling(Path target) {
     return target.resolveSibling("." + target.getFileName() + ".tmp");
   }
@@ -285,8 +309,7 @@ public final class SafeFiles {
    * @return true if this call created the file
    */
   public static boolean createOnce(Path target, byte[] content, boolean sync) throws IOException {
-    Path temp = target.resolveSibling("." + target.getFileName() + "."
-        + ProcessHandle.current().pid() + "." + System.nanoTime() + ".tmp");
+    Path temp = uniqueSibling(target, ".tmp");
     try (FileChannel channel = open(temp, Set.of(StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE))) {
       writeFully(channel, ByteBuffer.wrap(content), 0);
