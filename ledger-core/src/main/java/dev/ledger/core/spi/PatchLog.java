@@ -1,0 +1,131 @@
+package dev.ledger.core.spi;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CommitResult;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * One ledger seen as a log of state patches: the lower-level path for a layer that keeps its
+ * own live, incrementally updated view of a ledger's state (the collection store) and so must
+ * not pay for the whole state on every commit.
+ *
+ * <p>A {@link dev.ledger.core.Ledger} diffs the whole new state against the old one and
+ * records the smaller of state and patch; its cost grows with the state. Through a patch log
+ * the caller hands the backend a JSON merge patch (RFC 7386) it already knows, and the backend
+ * appends it without building, diffing or holding the state: the cost of a commit is the size
+ * of its patch. The caller decides when the state is worth a checkpoint (see
+ * {@link #checkpoint(long, JsonNode, int)}); readers of the same ledger through
+ * {@link dev.ledger.core.Ledger} still see every revision, folded from the last checkpoint.
+ *
+ * <p><b>Durability and atomicity</b> are those of {@link LedgerBackend#commit}: when
+ * {@link #commitPatches} returns under {@code SYNC}, every commit of the batch survives a
+ * power cut; the batch is written as consecutive journal records with one force, and after a
+ * crash a prefix of it survives (each record whole or not at all). The records are ordinary
+ * journal records (a {@code patch} record of the journal format), so verify, repair, export,
+ * import and followers treat them like any other.
+ *
+ * <p><b>Threads and processes.</b> Implementations are thread-safe. A commit takes the
+ * ledger's writer lock, as {@link LedgerBackend#commit} does; the revision check makes racing
+ * writers (threads, processes, a {@code Ledger} on the same root) safe.
+ */
+public interface PatchLog {
+  /**
+   * The ledger this log belongs to.
+   *
+   * @return the root id
+   */
+  String rootId();
+
+  /**
+   * The newest checkpoint: the state as of one revision, without the journal records after
+   * it. Reads no journal record and takes no lock.
+   *
+   * @return the checkpointed state (its tree is shared and must not be mutated), or empty
+   *     when the ledger has no checkpoint (never committed, or committed fewer times than its
+   *     first checkpoint)
+   * @throws dev.ledger.core.CorruptLedgerException if the checkpoint is damaged
+   * @throws dev.ledger.core.LedgerIOException if it cannot be read
+   */
+  Optional<StoredState> checkpoint();
+
+  /**
+   * The commits after a revision, in revision order, read lazily from the journal. A layer
+   * that holds a view at revision {@code r} catches up by folding {@code commitsAfter(r)}:
+   * the cost is the records after {@code r}, not the state.
+   *
+   * @param revision the revision the caller holds; 0 for the whole journal
+   * @return the commits with revision greater than {@code revision}, up to the newest one
+   *     acknowledged when the stream was opened or later; the caller closes the stream
+   * @throws IllegalArgumentException if {@code revision} is negative
+   * @throws dev.ledger.core.CorruptLedgerException if a record is damaged
+   * @throws dev.ledger.core.LedgerIOException if the journal cannot be read
+   */
+  Stream<LoggedCommit> commitsAfter(long revision);
+
+  /**
+   * Commits a batch of patches under one writer lock and one force (a group commit). Every
+   * request is checked before anything is written: the first request's expected revision
+   * must be the newest revision, each next one's the revision the previous one produces, and
+   * no request's command may already be recorded (with any digest). If any check fails,
+   * nothing is written and the exception is thrown; the caller re-reads and retries each
+   * request on its own ({@link #commitPatch}, which replays a recorded command).
+   *
+   * @param batch one or more requests, in the order their revisions are to be assigned
+   * @return one result per request, in order
+   * @throws IllegalArgumentException if the batch is empty, its revisions are not
+   *     consecutive, or two requests carry the same command
+   * @throws dev.ledger.core.RevisionConflictException if the newest revision is not the first
+   *     request's expected revision
+   * @throws dev.ledger.core.CommandConflictException if a request's command is already
+   *     recorded (in a batch even a matching digest refuses the batch)
+   * @throws dev.ledger.core.LimitExceededException if a record exceeds the store's limits
+   * @throws dev.ledger.core.LedgerException for the backend's own failures, as
+   *     {@link LedgerBackend#commit}
+   */
+  List<CommitResult> commitPatches(List<PatchRequest> batch);
+
+  /**
+   * Commits one patch: command replay or conflict first (as {@link LedgerBackend#commit}),
+   * then the revision check, then one journal record.
+   *
+   * @param request the patch, its events and command
+   * @return the new revision and events, or the recorded result ({@code replayed() == true})
+   *     when the command was already recorded with the same digest
+   * @throws dev.ledger.core.CommandConflictException if the command was recorded with another
+   *     digest
+   * @throws dev.ledger.core.RevisionConflictException if the newest revision is not
+   *     {@code request.expectedRevision()}
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  CommitResult commitPatch(PatchRequest request);
+
+  /**
+   * Writes {@code state} as the checkpoint of {@code revision}, if {@code revision} is still
+   * the newest revision when the writer lock is held; otherwise writes nothing. The caller
+   * promises that {@code state} is the fold of the journal up to {@code revision} (verify
+   * checks exactly that). The checkpoint is written as a temp file, forced and renamed, and
+   * is never the commit point; a failure leaves the previous checkpoint in place.
+   *
+   * @param revision the revision {@code state} is the state of, at least 1
+   * @param state the whole state at that revision; not retained
+   * @param stateVersion the state version it is written with
+   * @return true if the checkpoint was written, false if the ledger moved past
+   *     {@code revision} (or is not at it)
+   * @throws IllegalArgumentException if {@code revision} is not positive or
+   *     {@code stateVersion} negative
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  boolean checkpoint(long revision, JsonNode state, int stateVersion);
+
+  /**
+   * The journal bytes written after the newest checkpoint: what a cold open would replay.
+   * The caller's checkpoint policy compares it with the size of its data.
+   *
+   * @return bytes of journal records after the checkpoint's position (all of the journal
+   *     without a checkpoint); a lower bound when other processes commit concurrently
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  long journalBytesSinceCheckpoint();
+}
