@@ -1,5 +1,7 @@
 package dev.ledger.core.fs;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
@@ -24,6 +26,9 @@ import dev.ledger.core.spi.CommitSignal;
 import dev.ledger.core.spi.CommitWatch;
 import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.LedgerBackend;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,6 +36,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -58,8 +64,33 @@ import org.slf4j.LoggerFactory;
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
  * reads what is really on disk. A failed checkpoint is logged and retried at the next commit;
  * it never fails a commit that is already durable.
+ *
+ * <p><b>Patch log.</b> The same ledger is also a {@link PatchLog}: the writer path above, but
+ * the record is built from the caller's merge patch, and the writer never builds, diffs or
+ * holds the state, so a commit costs its patch, not the state. Record usage: a patch commit
+ * writes a {@code patch} record (a {@link CommitRecord} whose {@code patch} is the caller's
+ * patch and whose {@code state} is absent), except at revision 1, where nothing precedes it
+ * and it writes a {@code state} record holding the patch applied to an empty object (the
+ * journal format allows a patch only after a state). A batch
+ * ({@link #commitPatches}) is consecutive record lines in one write and one force, all in
+ * the segment the first one goes to (a segment may so pass {@code segmentBytes} by one
+ * batch); a crash keeps a prefix of whole records, and the torn rest is cut by recovery like
+ * any torn tail. After a patch commit the writer's {@link Tail} holds only the position
+ * ({@link Tail.Holds#POSITION}); a later {@link dev.ledger.core.Ledger} commit, having no
+ * previous state to diff against, records its whole state (a {@code state} record) and the
+ * writer holds states again from there. Readers are unchanged: a patch commit does not
+ * publish to the read cache (it has no state to publish), so the next load reads forward from
+ * the last published position or from the checkpoint, folding the patches.
+ *
+ * <p><b>Checkpoints of a patch log.</b> {@code state.json} is the caller's to write
+ * ({@link #checkpoint(long, JsonNode, int)}), sized to its data: this writer never folds a
+ * patch-written state to write one. For a writer holding only the position,
+ * {@code checkpointInterval} still bounds the commands not yet in the command index: every
+ * interval commits (and on close) their entries are written, without a {@code state.json}.
+ * An ordinary commit after patch commits holds the state again and checkpoints by interval
+ * as before.
  */
-final class FileLedger implements LedgerBackend {
+final class FileLedger implements LedgerBackend, PatchLog {
   private static final Logger LOG = LoggerFactory.getLogger(FileLedger.class);
 
   private final String root;
@@ -85,6 +116,10 @@ final class FileLedger implements LedgerBackend {
   private final LedgerReader reader;
   /** Fired once each commit of this store is durable, for followers in this process. */
   private final CommitSignal signal = new CommitSignal();
+  /** Journal bytes after the checkpoint, for a patch log's checkpoint policy. */
+  private final JournalGrowth growth;
+  /** Where this store's last patch commit ended, or null: saves a scan for the data's end. */
+  private volatile JournalGrowth.Position patchEnd;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -104,6 +139,7 @@ final class FileLedger implements LedgerBackend {
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
+    this.growth = new JournalGrowth(journal, stateFile, reader);
   }
 
   @Override
@@ -187,6 +223,7 @@ final class FileLedger implements LedgerBackend {
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
       t.state = request.state();
+      t.holds = Tail.Holds.STATE;
       t.stateVersion = record.stateVersion();
       t.updatedAt = record.committedAt();
       if (record.commandId() != null) {
@@ -266,9 +303,23 @@ final class FileLedger implements LedgerBackend {
   }
 
   private Tail currentTail() {
+    return currentTail(Tail.Holds.STATE);
+  }
+
+  /**
+   * The writer's tail, caught up with the journal. With {@code want} {@link Tail.Holds#POSITION}
+   * (a patch commit), a tail holding the state drops it before catching up and a recovery
+   * reads only the checkpoint's header, so that no state is built; with
+   * {@link Tail.Holds#STATE}, a recovery folds the state, and a tail holding only its
+   * position keeps doing so.
+   */
+  private Tail currentTail(Tail.Holds want) {
     try {
       Tail t = tail;
       if (t != null) {
+        if (want == Tail.Holds.POSITION) {
+          t.dropState();
+        }
         if (t.channel == null) {
           if (!Files.exists(journal.segment(1))) {
             return t;
@@ -292,7 +343,9 @@ final class FileLedger implements LedgerBackend {
         tail = null;
       }
       reader.refuseLinks();
-      t = Tail.start(reader.readCheckpoint());
+      t = Tail.start(want == Tail.Holds.STATE ? reader.readCheckpoint()
+          : reader.readCheckpointHeader());
+      t.holds = want;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
       if (t.channel != null) {
@@ -415,11 +468,184 @@ final class FileLedger implements LedgerBackend {
       return;
     }
     commands.write(t.recentCommands, sync);
+    if (t.holds == Tail.Holds.POSITION) {
+      // A patch log's state.json is its caller's (PatchLog.checkpoint): only the command
+      // index entries, so that a retried command stays one file read away.
+      t.recentCommands.clear();
+      t.sinceCheckpoint = 0;
+      return;
+    }
     Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
         t.segment, t.end, t.state, t.stateVersion);
     SafeFiles.replace(stateFile, checkpoint.encode(), sync);
     t.recentCommands.clear();
     t.sinceCheckpoint = 0;
+  }
+
+  // ---------------------------------------------------------------- patch log
+
+  @Override
+  public Optional<StoredState> checkpoint() {
+    Checkpoint c = reader.readCheckpoint();
+    return c == null ? Optional.empty()
+        : Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(), c.stateVersion()));
+  }
+
+  @Override
+  public Stream<LoggedCommit> commitsAfter(long revision) {
+    Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    return PatchRecords.commitsAfter(reader, journal, revision);
+  }
+
+  @Override
+  public CommitResult commitPatch(PatchRequest request) {
+    Preconditions.checkNotNull(request, "request");
+    return writePatches(List.of(request), true).get(0);
+  }
+
+  @Override
+  public List<CommitResult> commitPatches(List<PatchRequest> batch) {
+    PatchRecords.checkBatch(batch);
+    return writePatches(List.copyOf(batch), false);
+  }
+
+  /**
+   * The writer path for patches: lock, current tail (holding only its position), commands,
+   * revision, then one write of every record line and one force. With {@code replay} (a
+   * single request), a command recorded with the same digest returns its recorded result; in
+   * a batch, any recorded command refuses the batch.
+   */
+  private List<CommitResult> writePatches(List<PatchRequest> batch, boolean replay) {
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
+    checkNotFailed();
+    ensureDirectories();
+    retainLockChannel();
+    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+      checkNotFailed();
+      Tail t = currentTail(Tail.Holds.POSITION);
+      for (PatchRequest request : batch) {
+        String id = request.publicCommandId();
+        CommandIndex.Entry entry = id == null ? null : recordedCommand(t, id);
+        if (entry != null) {
+          CommitRecord recorded = reader.indexedRecord(id, entry);
+          if (replay && recorded.intentDigest().equals(request.commandDigest())) {
+            return List.of(reader.replayOf(recorded, entry.segment(), entry.offset()));
+          }
+          throw new CommandConflictException(root, id, recorded.revision(),
+              recorded.intentDigest(), request.commandDigest());
+        }
+      }
+      long expected = batch.get(0).expectedRevision();
+      if (expected != t.revision) {
+        throw new RevisionConflictException(root, expected, t.revision);
+      }
+      List<CommitRecord> records = PatchRecords.build(root, t.revision, t.nextSequence, batch,
+          options.clock().instant());
+      byte[][] lines = new byte[records.size()][];
+      int total = 0;
+      for (int i = 0; i < lines.length; i++) {
+        lines[i] = JournalLine.encode(records.get(i));
+        if (lines[i].length > maxWriteLine) {
+          throw new LimitExceededException(root, "commit record", maxWriteLine,
+              lines[i].length);
+        }
+        total = Math.addExact(total, lines[i].length);
+      }
+      byte[] bytes = lines.length == 1 ? lines[0] : new byte[total];
+      if (lines.length > 1) {
+        int at = 0;
+        for (byte[] line : lines) {
+          System.arraycopy(line, 0, bytes, at, line.length);
+          at += line.length;
+        }
+      }
+      held.verify();
+      long offset = append(t, bytes, records.get(0).revision());
+      List<CommitResult> results = new ArrayList<>(records.size());
+      for (int i = 0; i < lines.length; i++) {
+        CommitRecord record = records.get(i);
+        t.revision = record.revision();
+        t.nextSequence = record.nextSequence();
+        t.stateVersion = record.stateVersion();
+        t.updatedAt = record.committedAt();
+        if (record.commandId() != null) {
+          t.recentCommands.put(record.commandId(), new CommandIndex.Entry(
+              record.commandDigest(), record.revision(), t.segment, offset));
+        }
+        t.sinceCheckpoint++;
+        results.add(record.result(CursorCodec.encode(root, record.lastSequence(), t.segment,
+            offset), false));
+        offset += lines[i].length;
+      }
+      patchEnd = new JournalGrowth.Position(t.segment, t.end);
+      // No reader.publish: the read cache holds states and this commit built none; the next
+      // load reads forward from the last published position and folds the patches.
+      signal.fire();
+      if (t.sinceCheckpoint >= options.checkpointInterval()) {
+        tryCheckpoint(t);
+      }
+      return results;
+    }
+  }
+
+  /** Where {@code id}'s record is, from this writer's recent commands or the index; or null. */
+  private CommandIndex.Entry recordedCommand(Tail t, String id) {
+    CommandIndex.Entry entry = t.recentCommands.get(id);
+    return entry != null ? entry : commands.find(id);
+  }
+
+  @Override
+  public boolean checkpoint(long revision, JsonNode state, int stateVersion) {
+    Preconditions.checkArgument(revision >= 1, "revision must be >= 1: %s", revision);
+    Preconditions.checkNotNull(state, "state");
+    Preconditions.checkArgument(stateVersion >= 0, "stateVersion must be >= 0: %s",
+        stateVersion);
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
+    checkNotFailed();
+    if (!reader.exists()) {
+      return false;
+    }
+    ensureDirectories();
+    retainLockChannel();
+    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+      checkNotFailed();
+      Tail t = currentTail(Tail.Holds.POSITION);
+      if (t.revision != revision) {
+        return false;
+      }
+      Preconditions.checkArgument(stateVersion == t.stateVersion,
+          "ledger '%s' revision %s was committed with state version %s, not %s", root,
+          revision, t.stateVersion, stateVersion);
+      byte[] encoded = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence, t.segment,
+          t.end, state, stateVersion).encode();
+      // Readers bound state.json by the store's recorded state limit (StoreLimits): a larger
+      // one would be unreadable.
+      long max = 2L * options.maxStateBytes() + 64 * 1024;
+      if (encoded.length > max) {
+        throw new LimitExceededException(root, "checkpoint", max, encoded.length);
+      }
+      held.verify();
+      try {
+        commands.write(t.recentCommands, sync);
+        SafeFiles.replace(stateFile, encoded, sync);
+      } catch (IOException e) {
+        throw new LedgerIOException("writing checkpoint of revision " + revision, stateFile,
+            e);
+      }
+      t.recentCommands.clear();
+      t.sinceCheckpoint = 0;
+      growth.written(t.segment, t.end);
+      return true;
+    }
+  }
+
+  @Override
+  public long journalBytesSinceCheckpoint() {
+    return growth.bytesSinceCheckpoint(patchEnd);
   }
 
   private void ensureDirectories() {
@@ -455,7 +681,7 @@ final class FileLedger implements LedgerBackend {
     try {
       held = FileLocks.acquire(lockFile, options.lockTimeout());
       if (failure == null) {
-        Tail t = currentTail();
+        Tail t = currentTail(tail.holds);
         if (t.sinceCheckpoint > 0) {
           checkpoint(t);
         }

@@ -30,6 +30,8 @@ import dev.ledger.core.VerifyReport;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.spi.AbstractLedgerStore;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchLogSource;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -89,7 +91,7 @@ import java.util.function.Consumer;
  * {@code state.json}, a lock file or a command index entry is refused with
  * {@link SymbolicLinkException} naming it, and is never followed, read or written through.
  */
-public final class FileLedgerStore implements LedgerStore {
+public final class FileLedgerStore implements LedgerStore, PatchLogSource {
   private final Path base;
   private final Path ledgers;
   private final boolean readOnly;
@@ -525,6 +527,28 @@ public final class FileLedgerStore implements LedgerStore {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The patch log shares the root's ledger with {@link #ledger}: one writer lock, one
+   * journal, one command index, one read cache, one commit signal (followers in this process
+   * wake on patch commits). Each call is refused once the store is closed. Record usage and
+   * checkpoints of a patch-written ledger: see {@code FileLedger}.
+   *
+   * @param rootId a valid root id
+   * @return the patch log of {@code rootId}
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not a valid id
+   * @throws StoreClosedException if the store is closed
+   */
+  @Override
+  public PatchLog patchLog(String rootId) {
+    Identifiers.check("root id", rootId);
+    return shell.guarded(() -> {
+      shell.backendOf(rootId);
+      return new StorePatchLog(rootId, shell, shell::backendOf);
+    });
+  }
+
   /** The shared store shell over this directory's ledgers. */
   private final class Ledgers extends AbstractLedgerStore<FileLedger> {
     Ledgers(LedgerOptions options, String name) {
@@ -535,6 +559,11 @@ public final class FileLedgerStore implements LedgerStore {
     protected FileLedger newBackend(String rootId) {
       return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
           options(), limits, readOnly ? "file store at " + base : null);
+    }
+
+    /** The backend of {@code rootId}, created if none was handed out yet. */
+    FileLedger backendOf(String rootId) {
+      return backend(rootId);
     }
 
     @Override

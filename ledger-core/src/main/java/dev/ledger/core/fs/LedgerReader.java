@@ -164,7 +164,7 @@ final class LedgerReader {
   }
 
   /** As {@link #readCheckpoint}, without the state ({@link Checkpoint#readHeader}). */
-  private Checkpoint readCheckpointHeader() {
+  Checkpoint readCheckpointHeader() {
     while (true) {
       try {
         return Checkpoint.readHeader(stateFile, root, limits.maxCheckpointBytes());

@@ -15,6 +15,19 @@ import java.util.Map;
  * Not thread-safe: a reader owns its instance; the writer's is guarded by the ledger lock.
  */
 final class Tail {
+  /**
+   * What a tail holds besides its position. A reader's tail always holds the state; the
+   * writer's holds only the position after a {@link dev.ledger.core.spi.PatchLog} commit,
+   * whose record is built from the caller's patch without the state, until a
+   * {@link dev.ledger.core.Ledger} commit records a whole state again.
+   */
+  enum Holds {
+    /** {@link #state} is the state at {@link #revision}. */
+    STATE,
+    /** {@link #state} is null: the position, sequence and commands only. */
+    POSITION
+  }
+
   long revision;
   long nextSequence = 1;
   long segment = 1;
@@ -23,6 +36,8 @@ final class Tail {
   /** The state version {@link #state} was written with. */
   int stateVersion;
   Instant updatedAt;
+  /** Whether {@link #state} is held; {@link Holds#POSITION} only for the writer's tail. */
+  Holds holds = Holds.STATE;
   /** The writer's append channel on {@link #segment}; null for readers and before segment 1. */
   FileChannel channel;
   /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
@@ -32,7 +47,16 @@ final class Tail {
   /** Commands committed since the last checkpoint, not yet in the command index (writer only). */
   final Map<String, CommandIndex.Entry> recentCommands = new LinkedHashMap<>();
 
-  /** A tail positioned at {@code checkpoint}, or at the start of an empty ledger. */
+  /** Forgets the state: from now on this tail holds only its position (writer only). */
+  void dropState() {
+    state = null;
+    holds = Holds.POSITION;
+  }
+
+  /**
+   * A tail positioned at {@code checkpoint}, or at the start of an empty ledger; it holds the
+   * checkpoint's state (null before any commit, or for a checkpoint read without its state).
+   */
   static Tail start(Checkpoint checkpoint) {
     Tail t = new Tail();
     if (checkpoint != null) {
@@ -48,18 +72,21 @@ final class Tail {
   }
 
   /**
-   * Folds the next record into this position: state, revision, sequence; for a writer also
+   * Folds the next record into this position: state (when held), revision, sequence; for a writer also
    * the commands since the checkpoint and the count of records since it.
    *
    * @throws CorruptLedgerException if a patch record has no state before it
    */
   void apply(PositionedRecord positioned, JournalFiles journal, boolean writer) {
     CommitRecord r = positioned.record();
-    if (r.state() == null && state == null) {
-      throw new CorruptLedgerException(journal.segment(positioned.segment()), positioned.offset(),
-          "revision " + r.revision() + " is a patch but no state precedes it");
+    if (holds == Holds.STATE) {
+      if (r.state() == null && state == null) {
+        throw new CorruptLedgerException(journal.segment(positioned.segment()),
+            positioned.offset(),
+            "revision " + r.revision() + " is a patch but no state precedes it");
+      }
+      state = r.applyTo(state);
     }
-    state = r.applyTo(state);
     stateVersion = r.stateVersion();
     revision = r.revision();
     nextSequence = r.nextSequence();

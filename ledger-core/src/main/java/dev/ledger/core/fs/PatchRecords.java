@@ -1,0 +1,163 @@
+package dev.ledger.core.fs;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.internal.journal.CommitRecord;
+import dev.ledger.core.internal.journal.PositionedRecord;
+import dev.ledger.core.internal.json.MergePatch;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The journal records of a {@link dev.ledger.core.spi.PatchLog}: built from the caller's
+ * patches without the state, and read back as {@link LoggedCommit}s. See {@link FileLedger}
+ * for how the writer uses them.
+ */
+final class PatchRecords {
+  private PatchRecords() {}
+
+  /**
+   * Checks a batch before any lock is taken: not empty, no null request, consecutive expected
+   * revisions, no command twice.
+   *
+   * @throws IllegalArgumentException naming the first request that breaks a rule
+   * @throws NullPointerException if the batch or a request is null
+   */
+  static void checkBatch(List<PatchRequest> batch) {
+    Preconditions.checkNotNull(batch, "batch");
+    Preconditions.checkArgument(!batch.isEmpty(), "a batch needs at least one request");
+    Set<String> commands = new HashSet<>();
+    for (int i = 0; i < batch.size(); i++) {
+      PatchRequest request = Preconditions.checkNotNull(batch.get(i), "request %s", i);
+      if (i > 0) {
+        long expected = batch.get(i - 1).expectedRevision() + 1;
+        Preconditions.checkArgument(request.expectedRevision() == expected,
+            "request %s expects revision %s, but the one before it produces %s", i,
+            request.expectedRevision(), expected);
+      }
+      String id = request.publicCommandId();
+      Preconditions.checkArgument(id == null || commands.add(id),
+          "request %s repeats command %s of an earlier request of the batch", i, id);
+    }
+  }
+
+  /**
+   * The records that commit {@code batch} after revision {@code previousRevision}, all
+   * stamped {@code now}. Each carries its request's patch; the first record of a ledger
+   * (revision 1) carries instead the patch applied to an empty object as its whole state,
+   * since the journal allows a patch only after a state. Costs the patches, not the state.
+   */
+  static List<CommitRecord> build(String root, long previousRevision, long nextSequence,
+      List<PatchRequest> batch, Instant now) {
+    List<CommitRecord> records = new ArrayList<>(batch.size());
+    long revision = previousRevision;
+    long sequence = nextSequence;
+    for (PatchRequest request : batch) {
+      revision++;
+      List<Event> events = new ArrayList<>(request.events().size());
+      long first = sequence;
+      for (EventDraft draft : request.events()) {
+        events.add(new Event(CommitRecord.eventId(root, sequence), root, sequence, revision,
+            draft.type(), now, draft.payload(), request.publicCommandId(),
+            draft.operationId()));
+        sequence++;
+      }
+      boolean whole = revision == 1;
+      records.add(new CommitRecord(CommitRecord.FORMAT, root, revision, now, first, events,
+          request.publicCommandId(), request.commandDigest(), request.stateVersion(),
+          whole ? MergePatch.apply(JsonNodeFactory.instance.objectNode(), request.patch())
+              : null,
+          whole ? null : request.patch()));
+    }
+    return records;
+  }
+
+  /** {@code record} as a patch log hands it out. */
+  static LoggedCommit logged(CommitRecord record) {
+    return new LoggedCommit(record.revision(), record.committedAt(), record.stateVersion(),
+        record.state(), record.patch(), record.events(), record.commandId());
+  }
+
+  /**
+   * The commits after {@code revision}, read lazily. The scan starts at the checkpoint's
+   * position when {@code revision} is at or after the checkpoint; otherwise at the start of
+   * the segment holding {@code revision + 1} (a segment is named by its first revision, and
+   * its first record gives the sequence), so a reader that is far behind skips whole
+   * segments. Every record from there on is checked as every reader checks it.
+   */
+  static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
+      long revision) {
+    reader.refuseLinks();
+    JournalScanner scan = start(reader, journal, revision);
+    if (scan == null) {
+      return Stream.empty();
+    }
+    Spliterator<LoggedCommit> commits = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
+        Spliterator.ORDERED | Spliterator.NONNULL) {
+      @Override
+      public boolean tryAdvance(Consumer<? super LoggedCommit> action) {
+        PositionedRecord next;
+        while ((next = scan.next()) != null) {
+          if (next.record().revision() > revision) {
+            action.accept(logged(next.record()));
+            return true;
+          }
+        }
+        return false;
+      }
+    };
+    return StreamSupport.stream(commits, false).onClose(scan::close);
+  }
+
+  /** A scanner at or before the record of {@code revision + 1}, or null without a journal. */
+  private static JournalScanner start(LedgerReader reader, JournalFiles journal,
+      long revision) {
+    Checkpoint checkpoint = reader.readCheckpointHeader();
+    try {
+      if (checkpoint != null && revision >= checkpoint.revision()) {
+        Tail t = Tail.start(checkpoint);
+        if (!Files.exists(journal.segment(t.segment))) {
+          reader.missingSegment(t);
+        }
+        reader.checkPosition(t);
+        return reader.scanner(t);
+      }
+      if (!Files.exists(journal.segment(1))) {
+        if (checkpoint != null) {
+          reader.missingSegment(Tail.start(checkpoint));
+        }
+        return null;
+      }
+      long base = 1;
+      for (long b : journal.bases()) {
+        if (b <= revision + 1 && b > base) {
+          base = b;
+        }
+      }
+      if (base > 1) {
+        CommitRecord first = reader.recordAt(base, 0);
+        if (first != null) {
+          return new JournalScanner(journal, base, 0, base, first.firstSequence());
+        }
+      }
+      return new JournalScanner(journal, 1, 0, 1, 1);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading journal", journal.dir(), e);
+    }
+  }
+}
