@@ -72,8 +72,8 @@ final class Tail {
   }
 
   /**
-   * Folds the next record into this position: state (when held), revision, sequence; for a writer also
-   * the commands since the checkpoint and the count of records since it.
+   * Folds the next record into this position: state (when held), revision, sequence; for a
+   * writer also the commands since the checkpoint and the count of records since it.
    *
    * @throws CorruptLedgerException if a patch record has no state before it
    */
