@@ -222,8 +222,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       long offset = append(t, line, record.revision());
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
-      t.state = request.state();
-      t.holds = Tail.Holds.STATE;
+      t.hold(request.state());
       t.stateVersion = record.stateVersion();
       t.updatedAt = record.committedAt();
       if (record.commandId() != null) {
@@ -494,7 +493,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, revision);
+    return PatchRecords.commitsAfter(reader, journal, growth.header(), revision);
   }
 
   @Override
@@ -620,8 +619,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
       Preconditions.checkArgument(stateVersion == t.stateVersion,
           "ledger '%s' revision %s was committed with state version %s, not %s", root,
           revision, t.stateVersion, stateVersion);
-      byte[] encoded = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence, t.segment,
-          t.end, state, stateVersion).encode();
+      Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
+          t.segment, t.end, state, stateVersion);
+      byte[] encoded = checkpoint.encode();
       // Readers bound state.json by the store's recorded state limit (StoreLimits): a larger
       // one would be unreadable.
       long max = 2L * options.maxStateBytes() + 64 * 1024;
@@ -638,7 +638,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       t.recentCommands.clear();
       t.sinceCheckpoint = 0;
-      growth.written(t.segment, t.end);
+      growth.written(checkpoint);
       return true;
     }
   }

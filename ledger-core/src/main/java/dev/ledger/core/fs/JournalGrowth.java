@@ -14,13 +14,14 @@ import java.nio.file.attribute.FileTime;
 import java.util.Objects;
 
 /**
- * How many journal bytes follow the checkpoint's position: what a cold open replays, and what
- * a patch log's caller weighs against its data to decide on a checkpoint
- * ({@link dev.ledger.core.spi.PatchLog#journalBytesSinceCheckpoint}).
+ * Where the checkpoint stands in the journal, and how many journal bytes follow it: what a
+ * cold open replays, and what a patch log's caller weighs against its data to decide on a
+ * checkpoint ({@link dev.ledger.core.spi.PatchLog#journalBytesSinceCheckpoint}).
  *
- * <p>Cheap on the commit path: the checkpoint's position is remembered with the identity of
- * the {@code state.json} it came from (file key, size, modification time) and read again only
- * when that changes; segments are sized by {@code stat}. Only the last segment may end with
+ * <p>Cheap on the commit path: the checkpoint's header (revision, sequence, journal position;
+ * no state) is remembered with the identity of the {@code state.json} it came from (file key,
+ * size, modification time) and read again only when that changes, so a caller polling with a
+ * large checkpoint does not re-read it; segments are sized by {@code stat}. Only the last segment may end with
  * preallocated zeros (see {@link JournalFiles}): its data ends where the caller's last write
  * ended when a one-byte read confirms nothing follows there, and otherwise at its last
  * non-zero byte, found by reading back from its end (at most the preallocated space).
@@ -30,8 +31,8 @@ final class JournalGrowth {
   /** A journal position: a segment and a byte offset in it. */
   record Position(long segment, long offset) {}
 
-  /** The checkpoint's position, and the {@code state.json} it was read from. */
-  private record Mark(Object fileKey, long size, FileTime modified, Position position) {}
+  /** The checkpoint's header (state null), and the {@code state.json} it was read from. */
+  private record Mark(Object fileKey, long size, FileTime modified, Checkpoint header) {}
 
   private static final Position START = new Position(1, 0);
   private static final int CHUNK = 64 * 1024;
@@ -47,14 +48,44 @@ final class JournalGrowth {
     this.reader = reader;
   }
 
-  /** Notes a checkpoint this process just wrote at {@code segment}, {@code offset}. */
-  void written(long segment, long offset) {
+  /** Notes a checkpoint this process just wrote, under the ledger lock. */
+  void written(Checkpoint checkpoint) {
     try {
       BasicFileAttributes a = attributes();
       mark = a == null ? null : new Mark(a.fileKey(), a.size(), a.lastModifiedTime(),
-          new Position(segment, offset));
+          new Checkpoint(checkpoint.root(), checkpoint.revision(), checkpoint.updatedAt(),
+              checkpoint.nextSequence(), checkpoint.segment(), checkpoint.offset(), null,
+              checkpoint.stateVersion()));
     } catch (IOException e) {
       mark = null;
+    }
+  }
+
+  /**
+   * The checkpoint without its state, or null if there is none: from memory while
+   * {@code state.json} is the file it was read from.
+   *
+   * @throws dev.ledger.core.CorruptLedgerException if the checkpoint is damaged
+   * @throws LedgerIOException if it cannot be read
+   */
+  Checkpoint header() {
+    try {
+      BasicFileAttributes a = attributes();
+      if (a == null) {
+        return null;
+      }
+      Mark m = mark;
+      if (m != null && Objects.equals(m.fileKey(), a.fileKey()) && m.size() == a.size()
+          && m.modified().equals(a.lastModifiedTime())) {
+        return m.header();
+      }
+      Checkpoint c = reader.readCheckpointHeader();
+      if (c != null) {
+        mark = new Mark(a.fileKey(), a.size(), a.lastModifiedTime(), c);
+      }
+      return c;
+    } catch (IOException e) {
+      throw new LedgerIOException("reading checkpoint attributes", stateFile, e);
     }
   }
 
@@ -66,7 +97,8 @@ final class JournalGrowth {
    */
   long bytesSinceCheckpoint(Position lastWrite) {
     try {
-      Position from = checkpointPosition();
+      Checkpoint c = header();
+      Position from = c == null ? START : new Position(c.segment(), c.offset());
       long total = 0;
       var bases = journal.bases();
       for (int i = 0; i < bases.size(); i++) {
@@ -92,25 +124,6 @@ final class JournalGrowth {
       throw new LedgerIOException("measuring the journal after the checkpoint", journal.dir(),
           e);
     }
-  }
-
-  private Position checkpointPosition() throws IOException {
-    BasicFileAttributes a = attributes();
-    if (a == null) {
-      return START;
-    }
-    Mark m = mark;
-    if (m != null && Objects.equals(m.fileKey(), a.fileKey()) && m.size() == a.size()
-        && m.modified().equals(a.lastModifiedTime())) {
-      return m.position();
-    }
-    Checkpoint c = reader.readCheckpointHeader();
-    if (c == null) {
-      return START;
-    }
-    Position p = new Position(c.segment(), c.offset());
-    mark = new Mark(a.fileKey(), a.size(), a.lastModifiedTime(), p);
-    return p;
   }
 
   private BasicFileAttributes attributes() throws IOException {

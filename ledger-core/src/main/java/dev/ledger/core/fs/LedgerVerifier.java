@@ -356,7 +356,7 @@ final class LedgerVerifier {
         folding = false;
       } else {
         try {
-          end.state = r.applyTo(end.state);
+          end.fold(r);
         } catch (RuntimeException e) {
           journalDamage(Kind.BAD_STATE_CHANGE, path, at, "revision " + r.revision()
               + "'s patch does not apply: " + e.getMessage(), null, null);

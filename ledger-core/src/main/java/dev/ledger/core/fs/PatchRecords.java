@@ -94,16 +94,17 @@ final class PatchRecords {
   }
 
   /**
-   * The commits after {@code revision}, read lazily. The scan starts at the checkpoint's
+   * The commits after {@code revision}, read lazily; {@code checkpoint} is the checkpoint's
+   * header, or null. The scan starts at the checkpoint's
    * position when {@code revision} is at or after the checkpoint; otherwise at the start of
    * the segment holding {@code revision + 1} (a segment is named by its first revision, and
    * its first record gives the sequence), so a reader that is far behind skips whole
    * segments. Every record from there on is checked as every reader checks it.
    */
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
-      long revision) {
+      Checkpoint checkpoint, long revision) {
     reader.refuseLinks();
-    JournalScanner scan = start(reader, journal, revision);
+    JournalScanner scan = start(reader, journal, checkpoint, revision);
     if (scan == null) {
       return Stream.empty();
     }
@@ -126,8 +127,7 @@ final class PatchRecords {
 
   /** A scanner at or before the record of {@code revision + 1}, or null without a journal. */
   private static JournalScanner start(LedgerReader reader, JournalFiles journal,
-      long revision) {
-    Checkpoint checkpoint = reader.readCheckpointHeader();
+      Checkpoint checkpoint, long revision) {
     try {
       if (checkpoint != null && revision >= checkpoint.revision()) {
         Tail t = Tail.start(checkpoint);

@@ -1,9 +1,11 @@
 package dev.ledger.core.fs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.PositionedRecord;
+import dev.ledger.core.internal.json.MergePatch;
 import java.nio.channels.FileChannel;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -38,6 +40,13 @@ final class Tail {
   Instant updatedAt;
   /** Whether {@link #state} is held; {@link Holds#POSITION} only for the writer's tail. */
   Holds holds = Holds.STATE;
+  /**
+   * Whether {@link #state} is this tail's own tree, built by its own folds and never handed
+   * out, so that the next patches may be applied to it in place: a fold of n patches then
+   * costs one copy of the state and the patches, not n copies. A state taken from elsewhere
+   * (a checkpoint, a record, the read cache, a commit) is shared and copied at the next patch.
+   */
+  private boolean stateOwned;
   /** The writer's append channel on {@link #segment}; null for readers and before segment 1. */
   FileChannel channel;
   /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
@@ -50,7 +59,15 @@ final class Tail {
   /** Forgets the state: from now on this tail holds only its position (writer only). */
   void dropState() {
     state = null;
+    stateOwned = false;
     holds = Holds.POSITION;
+  }
+
+  /** Holds {@code committed}, a state shared with others (the read cache), from now on. */
+  void hold(JsonNode committed) {
+    state = committed;
+    stateOwned = false;
+    holds = Holds.STATE;
   }
 
   /**
@@ -72,6 +89,24 @@ final class Tail {
   }
 
   /**
+   * Folds {@code r}'s state change into {@link #state}, in place when the tree is this tail's
+   * own (see {@link #stateOwned}). The state before a patch must not be null.
+   *
+   * @throws IllegalArgumentException if a patch does not apply
+   */
+  void fold(CommitRecord r) {
+    if (r.state() != null) {
+      state = r.state();
+      stateOwned = false;
+    } else if (stateOwned && state instanceof ObjectNode own && r.patch().isObject()) {
+      MergePatch.applyInPlace(own, (ObjectNode) r.patch());
+    } else {
+      state = r.applyTo(state);
+      stateOwned = true;
+    }
+  }
+
+  /**
    * Folds the next record into this position: state (when held), revision, sequence; for a
    * writer also the commands since the checkpoint and the count of records since it.
    *
@@ -85,7 +120,7 @@ final class Tail {
             positioned.offset(),
             "revision " + r.revision() + " is a patch but no state precedes it");
       }
-      state = r.applyTo(state);
+      fold(r);
     }
     stateVersion = r.stateVersion();
     revision = r.revision();

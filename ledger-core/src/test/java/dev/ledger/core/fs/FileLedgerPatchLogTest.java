@@ -103,6 +103,7 @@ class FileLedgerPatchLogTest {
       PatchLog log = store.patchLog(ROOT);
       Ledger<JsonNode> ledger = store.ledger(ROOT, JsonNode.class);
       assertThat(ledger.find()).isEmpty();
+      List<dev.ledger.core.Versioned<JsonNode>> loaded = new ArrayList<>();
       for (long r = 1; r <= 30; r++) {
         CommitResult result = log.commitPatch(request(r));
         assertThat(result.revision()).isEqualTo(r);
@@ -110,9 +111,15 @@ class FileLedgerPatchLogTest {
         assertThat(result.events()).extracting(Event::sequence).containsExactly(r);
         // Every other load: the reader's cache then lags one or two patch commits behind.
         if (r % 2 == 0) {
+          loaded.add(ledger.load());
           assertThat(ledger.load().state()).as("revision %s", r).isEqualTo(state(r));
           assertThat(ledger.load().revision()).isEqualTo(r);
         }
+      }
+      // States handed out earlier are never changed by later folds (which work in place).
+      for (var v : loaded) {
+        assertThat(v.state()).as("state of revision %s", v.revision())
+            .isEqualTo(state(v.revision()));
       }
       assertThat(events(ledger)).extracting(e -> e.payload().get("revision").asLong())
           .containsExactlyElementsOf(range(1, 30));

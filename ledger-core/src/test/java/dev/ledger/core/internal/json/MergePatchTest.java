@@ -39,6 +39,28 @@ class MergePatchTest {
   }
 
   @Test
+  void applyInPlaceEqualsApplyAndLeavesThePatchAlone(TestSeed seed) {
+    Random random = seed.random();
+    for (int i = 0; i < 2000; i++) {
+      JsonNode source = randomObject(random, 3);
+      // Random patches, nulls (removals) and nested objects included: not only diffs.
+      ObjectNode patch = (ObjectNode) mutate(randomObject(random, 3), random);
+      if (random.nextBoolean()) {
+        patch.putNull(source.fieldNames().hasNext() ? source.fieldNames().next() : "gone");
+      }
+      JsonNode patchBefore = patch.deepCopy();
+      JsonNode expected = MergePatch.apply(source, patch);
+      ObjectNode own = (ObjectNode) source.deepCopy();
+      assertThat(MergePatch.applyInPlace(own, patch)).as("%s case %s", seed, i)
+          .isSameAs(own).isEqualTo(expected);
+      assertThat(patch).as("%s case %s: patch unchanged", seed, i).isEqualTo(patchBefore);
+      // The result shares no node with the patch: changing it leaves the patch as it was.
+      mutate(own, random);
+      assertThat(patch).as("%s case %s: patch still unchanged", seed, i).isEqualTo(patchBefore);
+    }
+  }
+
+  @Test
   void patchCarriesOnlyTheChange() throws Exception {
     JsonNode a = LedgerJson.parse("{\"big\":{\"x\":[1,2,3],\"y\":\"long text\"},\"n\":1}"
         .getBytes(java.nio.charset.StandardCharsets.UTF_8));
