@@ -532,8 +532,26 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
    *
    * <p>The patch log shares the root's ledger with {@link #ledger}: one writer lock, one
    * journal, one command index, one read cache, one commit signal (followers in this process
-   * wake on patch commits). Each call is refused once the store is closed. Record usage and
-   * checkpoints of a patch-written ledger: see {@code FileLedger}.
+   * wake on patch commits). Each call is refused once the store is closed; on a read-only
+   * store, reads work and commits and checkpoints throw
+   * {@link dev.ledger.core.ReadOnlyStoreException}.
+   *
+   * <p><b>On disk</b>, a patch commit is an ordinary journal record carrying the caller's
+   * merge patch, except the ledger's first commit, which records the patch applied to an
+   * empty object as its whole state (a patch needs a state before it). A batch is written as
+   * consecutive records in one segment, with one write and one force. The writer keeps no
+   * state for a patch commit: a later {@link dev.ledger.core.Ledger} commit on the same root
+   * records its whole state once, then diffs again.
+   *
+   * <p><b>Checkpoints.</b> The caller writes {@code state.json} through
+   * {@link PatchLog#checkpoint(long, com.fasterxml.jackson.databind.JsonNode, int)}, sized
+   * to its data; the store never folds a patch-written state to write one. For a ledger
+   * written through its patch log, {@link LedgerOptions#checkpointInterval()} bounds only the
+   * command ids not yet in the command index: every that many commits, and on close, their
+   * entries are written, but no {@code state.json}. A {@code state.json} larger than readers
+   * accept (twice {@link LedgerOptions#maxStateBytes()} plus 64 KiB) is refused with
+   * {@link dev.ledger.core.LimitExceededException}: open the store with limits to match the
+   * data.
    *
    * @param rootId a valid root id
    * @return the patch log of {@code rootId}
