@@ -490,6 +490,45 @@ class FileLedgerPatchLogTest {
     }
   }
 
+  @Test
+  void badArgumentsAreRefusedWritingNothing() throws IOException {
+    try (FileLedgerStore store = open()) {
+      assertThatThrownBy(() -> store.patchLog(null)).isInstanceOf(NullPointerException.class);
+      assertThatThrownBy(() -> store.patchLog("bad/id"))
+          .isInstanceOf(dev.ledger.core.InvalidIdentifierException.class);
+      PatchLog log = store.patchLog(ROOT);
+      assertThat(log.rootId()).isEqualTo(ROOT);
+      log.commitPatch(request(1));
+      DirectorySnapshot before = snapshot();
+      assertThatThrownBy(() -> log.commitPatch(null)).isInstanceOf(NullPointerException.class);
+      assertThatThrownBy(() -> log.commitPatches(null))
+          .isInstanceOf(NullPointerException.class);
+      List<PatchRequest> withNull = new ArrayList<>();
+      withNull.add(request(2));
+      withNull.add(null);
+      assertThatThrownBy(() -> log.commitPatches(withNull))
+          .isInstanceOf(NullPointerException.class).hasMessageContaining("request 1");
+      assertThatThrownBy(() -> log.checkpoint(1, null, 0))
+          .isInstanceOf(NullPointerException.class);
+      assertThatThrownBy(() -> log.checkpoint(1, state(1), -1))
+          .isInstanceOf(IllegalArgumentException.class);
+      assertThat(snapshot()).isEqualTo(before);
+      // A record past the options' line limit, a checkpoint past the readers' bound: refused.
+      try (FileLedgerStore small = FileLedgerStore.open(dir.resolve("store"),
+          options().withLimits(1024, 1024))) {
+        ObjectNode big = PatchFixture.patch(2);
+        big.put("blob", "x".repeat(200_000));
+        PatchRequest tooBig = new PatchRequest(1, big, 0, List.of(), null, null);
+        assertThatThrownBy(() -> small.patchLog(ROOT).commitPatch(tooBig))
+            .isInstanceOf(dev.ledger.core.LimitExceededException.class);
+        assertThatThrownBy(() -> small.patchLog(ROOT).checkpoint(1, big, 0))
+            .isInstanceOf(dev.ledger.core.LimitExceededException.class);
+        assertThat(small.patchLog(ROOT).checkpoint()).isEmpty();
+        assertThat(after(small.patchLog(ROOT), 0)).hasSize(1);
+      }
+    }
+  }
+
   private static List<Long> range(long from, long to) {
     List<Long> all = new ArrayList<>();
     for (long r = from; r <= to; r++) {
