@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * One commit as {@link PatchLog#commitsAfter} reads it back: either the whole new state (a
- * commit made through {@link dev.ledger.core.Ledger} whose state was smaller than its patch)
- * or a merge patch against the previous revision's state.
+ * commit made through {@link dev.ledger.core.Ledger} whose state was smaller than its patch,
+ * or the first commit of a ledger, which a journal records whole even when it came through
+ * {@link PatchLog#commitPatch}) or a merge patch against the previous revision's state.
  *
  * @param revision the revision the commit produced
  * @param committedAt its commit time

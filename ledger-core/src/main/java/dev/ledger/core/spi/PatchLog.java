@@ -113,8 +113,11 @@ public interface PatchLog {
    * @param stateVersion the state version it is written with
    * @return true if the checkpoint was written, false if the ledger moved past
    *     {@code revision} (or is not at it)
-   * @throws IllegalArgumentException if {@code revision} is not positive or
-   *     {@code stateVersion} negative
+   * @throws IllegalArgumentException if {@code revision} is not positive,
+   *     {@code stateVersion} negative, or {@code revision} is the newest revision but was
+   *     committed with another state version
+   * @throws dev.ledger.core.LimitExceededException if the checkpoint is larger than the
+   *     store's readers accept
    * @throws dev.ledger.core.LedgerException for the backend's own failures
    */
   boolean checkpoint(long revision, JsonNode state, int stateVersion);
