@@ -33,12 +33,17 @@ final class BlobsCommand implements Callable<Integer> {
           "If they do not match ID, the command fails with exit code 1 after the last byte: "
           + "discard what it wrote.",
           "Read-only: creates, locks and changes nothing."})
-  static final class Cat implements Callable<Integer> {
+  static final class Cat implements Callable<Integer>, StoreCommand {
     @Spec
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
     Path dir;
+
+    @Override
+    public Path dir() {
+      return dir;
+    }
 
     @Parameters(index = "1", paramLabel = "ID",
         description = "The blob's content id: sha256:<64 hex digits>, or the 64 digits.")

@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
         "With --follow, waits for new commits (of any process) after the last event, until "
         + "Ctrl-C or SIGTERM, then prints the cursor and exits with 0.",
         "Read-only: creates, locks and changes nothing."})
-final class EventsCommand implements Callable<Integer> {
+final class EventsCommand implements Callable<Integer>, StoreCommand {
   private static final int PAGE = 1000;
   private static final Duration POLL = Duration.ofMillis(200);
 
@@ -42,6 +42,11 @@ final class EventsCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "ROOT", description = "The ledger's root id.")
   String root;

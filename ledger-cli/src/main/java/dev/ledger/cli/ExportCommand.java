@@ -25,12 +25,17 @@ import picocli.CommandLine.Spec;
         + "are left out. With -o, FILE appears only once the export is complete (written "
         + "aside, forced, renamed); an existing FILE is replaced.",
         "Read-only on the store: creates, locks and changes nothing in DIR."})
-final class ExportCommand implements Callable<Integer> {
+final class ExportCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "ROOT", description = "The ledger's root id.")
   String root;

@@ -22,12 +22,17 @@ import picocli.CommandLine.Spec;
         "--dry-run decides exactly as a real run would, under the store lock, and removes "
         + "nothing; like the real run it needs a writable store. Exit 1 (nothing removed) if "
         + "a snapshot is damaged."})
-final class GcCommand implements Callable<Integer> {
+final class GcCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Option(names = "--grace", paramLabel = "DURATION", required = true,
       converter = DurationConverter.class,

@@ -1,6 +1,7 @@
 package dev.ledger.cli;
 
 import dev.ledger.core.ImportResult;
+import dev.ledger.core.StoreNotFoundException;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -21,12 +22,17 @@ import picocli.CommandLine.Spec;
         + "events and commands (LedgerStore.importLedger).",
         "The whole export is checked before the ledger appears; a refused import changes "
         + "nothing. Exit 1 if the store already holds that ledger or the export is invalid."})
-final class ImportCommand implements Callable<Integer> {
+final class ImportCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "FILE",
       description = "The export; '-' reads standard input.")
@@ -42,8 +48,7 @@ final class ImportCommand implements Callable<Integer> {
     ImportResult result;
     try (InputStream in = file.equals("-") ? System.in
             : new BufferedInputStream(Files.newInputStream(Path.of(file)), 1 << 16);
-        FileLedgerStore store = create ? FileLedgerStore.open(dir)
-            : Stores.ledgersWritable(dir)) {
+        FileLedgerStore store = create ? FileLedgerStore.open(dir) : existing()) {
       result = store.importLedger(in);
     }
     spec.commandLine().getOut().println("imported ledger '" + result.rootId() + "': "
@@ -51,5 +56,15 @@ final class ImportCommand implements Callable<Integer> {
         + result.commands() + " commands");
     spec.commandLine().getOut().flush();
     return ExitCodes.OK;
+  }
+
+  private FileLedgerStore existing() {
+    try {
+      return Stores.ledgersWritable(dir);
+    } catch (StoreNotFoundException e) {
+      throw new StoreNotFoundException(dir.toAbsolutePath(), Failures.oneLine(e.getMessage())
+          .replaceFirst("^.*?: ", "").replace(" (FileLedgerStore.open creates a store)", "")
+          + "; pass --create to make one");
+    }
   }
 }

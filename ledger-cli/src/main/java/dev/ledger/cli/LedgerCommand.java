@@ -80,7 +80,12 @@ public final class LedgerCommand {
     });
     line.setExecutionExceptionHandler((e, command, parsed) -> {
       PrintWriter errors = command.getErr();
-      errors.println(command.getCommandSpec().qualifiedName() + ": " + Failures.describe(e));
+      String message = Failures.describe(e);
+      if (command.getCommand() instanceof StoreCommand store && store.dir() != null
+          && !message.contains(store.dir().toAbsolutePath().toString())) {
+        message = store.dir().toAbsolutePath() + ": " + message; // name the store
+      }
+      errors.println(command.getCommandSpec().qualifiedName() + ": " + message);
       if (root.verbose) {
         e.printStackTrace(errors);
       }

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
         + "last commit time and the bytes of the ledger's files.",
         "Read-only: creates, locks and changes nothing. A ledger whose files are damaged is "
         + "listed with its error on standard error, and the exit code is then 1."})
-final class LsCommand implements Callable<Integer> {
+final class LsCommand implements Callable<Integer>, StoreCommand {
   private static final int PAGE = 1000;
 
   @Spec
@@ -36,6 +36,11 @@ final class LsCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Option(names = "--json", description = "A JSON array, one object per ledger and line: "
       + "root, revision, events, lastCommitAt, bytes.")
@@ -51,7 +56,7 @@ final class LsCommand implements Callable<Integer> {
       if (json) {
         out.print("[");
       } else {
-        out.printf("%-32s %9s %9s %-24s %10s%n", "ROOT", "REVISION", "EVENTS", "LAST COMMIT",
+        out.printf("%-24s %9s %9s %-30s %10s%n", "ROOT", "REVISION", "EVENTS", "LAST COMMIT",
             "BYTES");
       }
       RootIdCursor cursor = RootIdCursor.START;
@@ -81,7 +86,7 @@ final class LsCommand implements Callable<Integer> {
             node.put("bytes", bytes);
             out.print((first ? "\n" : ",\n") + Json.line(node));
           } else {
-            out.printf("%-32s %9d %9d %-24s %10d%n", root, head.get().revision(),
+            out.printf("%-24s %9d %9d %-30s %10d%n", root, head.get().revision(),
                 head.get().events(), head.get().lastCommitAt(), bytes);
           }
           first = false;

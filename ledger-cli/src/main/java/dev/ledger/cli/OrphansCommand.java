@@ -29,12 +29,17 @@ import picocli.CommandLine.Spec;
         "--dry-run decides exactly as a real run would, under the store lock, and removes "
         + "nothing; like the real run it needs a writable store. Exit 1 (nothing removed) if "
         + "a snapshot of the root is damaged."})
-final class OrphansCommand implements Callable<Integer> {
+final class OrphansCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "ROOT", description = "The root whose snapshots to "
       + "clean.")

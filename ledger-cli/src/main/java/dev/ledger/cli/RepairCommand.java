@@ -16,12 +16,17 @@ import picocli.CommandLine.Spec;
         + "that verify found with a damaged or missing checkpoint or command index. Files that "
         + "already hold the rebuilt content are left alone.",
         "Exit 1 (and nothing changed) when the journal itself is damaged before its tail."})
-final class RepairCommand implements Callable<Integer> {
+final class RepairCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "ROOT", description = "The ledger's root id.")
   String root;

@@ -25,12 +25,17 @@ import picocli.CommandLine.Spec;
         + "up to it, read through the ledger's export, so it costs a read of the journal up "
         + "to that revision.",
         "Read-only: creates, locks and changes nothing."})
-final class ShowCommand implements Callable<Integer> {
+final class ShowCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Parameters(index = "1", paramLabel = "ROOT", description = "The ledger's root id.")
   String root;

@@ -28,12 +28,17 @@ import picocli.CommandLine.Spec;
         "Exit 0 when no damage was found (notes, such as a torn tail a crash left, are not "
         + "damage), 1 when some was.",
         "Read-only: creates, locks and changes nothing; works while writers commit."})
-final class VerifyCommand implements Callable<Integer> {
+final class VerifyCommand implements Callable<Integer>, StoreCommand {
   @Spec
   CommandSpec spec;
 
   @Parameters(index = "0", paramLabel = "DIR", description = "The store directory.")
   Path dir;
+
+  @Override
+  public Path dir() {
+    return dir;
+  }
 
   @Option(names = "--artifacts",
       description = "Verify the artifact store (DIR/artifacts) too.")
