@@ -82,6 +82,7 @@ public final class LedgerCommand {
       PrintWriter errors = command.getErr();
       String message = Failures.describe(e);
       if (command.getCommand() instanceof StoreCommand store && store.dir() != null
+          && Failures.exitCode(e) != ExitCodes.USAGE
           && !message.contains(store.dir().toAbsolutePath().toString())) {
         message = store.dir().toAbsolutePath() + ": " + message; // name the store
       }

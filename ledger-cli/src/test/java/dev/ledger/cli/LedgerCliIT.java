@@ -176,6 +176,17 @@ class LedgerCliIT {
       }
     }
 
+    // A state written with a newer state version than a plain tree declares is shown as
+    // stored, folded from the journal, instead of refused.
+    Path versioned = base.resolve("versioned");
+    try (FileLedgerStore ledgers = FileLedgerStore.open(versioned)) {
+      ledgers.ledger("v", dev.ledger.core.StateType.of(Plan.class).withUpcaster(0, t -> t))
+          .commit(Ledger.NO_REVISION, new Plan("v1", "", List.of()));
+    }
+    Cli.Result newer = Cli.run("show", versioned.toString(), "v");
+    assertThat(newer.exit()).as(newer.toString()).isZero();
+    assertThat(JSON.readTree(newer.out()).at("/state/name").asText()).isEqualTo("v1");
+
     Cli.Result beyond = Cli.run("show", store.toString(), "run-1", "--revision", "4");
     assertThat(beyond.exit()).isEqualTo(1);
     assertThat(beyond.errLines()).containsExactly("ledger show: ledger 'run-1' in " + store
@@ -255,6 +266,13 @@ class LedgerCliIT {
     assertThat(clean.out()).contains("ledgers: 2 verified", "0 damage",
         "artifacts: 2 blobs verified");
     assertThat(clean.errLines()).contains("verified ledger 'run-1'"); // plain progress lines
+    if (Files.isExecutable(Path.of("/usr/bin/script"))) {
+      // On a terminal (util-linux script gives it one) the progress is a bar redrawn in place.
+      Cli.Result terminal = Cli.run(new ProcessBuilder("/usr/bin/script", "-qec",
+          String.join(" ", Cli.command("verify", store.toString())), "/dev/null"));
+      assertThat(terminal.exit()).as(terminal.toString()).isZero();
+      assertThat(terminal.out()).contains("\r[", "] 100.0% 2/2 run-1", "ledgers: 2 verified");
+    }
 
     Path damaged = copyOfStore("damaged");
     Path segment;
