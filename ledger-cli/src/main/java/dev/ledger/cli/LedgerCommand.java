@@ -53,7 +53,12 @@ public final class LedgerCommand {
    * @param args the command line
    */
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    // Standard output is flushed by the commands where it matters (each page of events, each
+    // event while following) and here at the end; not after every line.
+    PrintWriter out = new PrintWriter(System.out, false);
+    int exit = run(args, out, new PrintWriter(System.err, true));
+    out.flush();
+    System.exit(exit);
   }
 
   /**
