@@ -72,8 +72,8 @@ final class ExportFold {
           continue; // the header
         }
         long at = commit.path("revision").asLong();
-        state = commit.hasNonNull("state") ? commit.get("state")
-            : mergePatch(state, commit.get("patch")); // trees parsed here: ours to change
+        state = commit.has("patch") ? mergePatch(state, commit.get("patch")) // ours to change
+            : commit.get("state");
         if (at == revision) {
           readerDone.set(true);
           return new Folded(at, Instant.parse(commit.path("committedAt").asText()),
