@@ -1,0 +1,14 @@
+/**
+ * The {@code ledger} command line: looks into, checks, follows, exports and cleans a store
+ * from a shell. Built as one executable jar run by the {@code ledger} script; it uses only the
+ * exported API of {@code dev.ledger.core} and {@code dev.ledger.artifacts}.
+ */
+module dev.ledger.cli {
+  requires dev.ledger.core;
+  requires dev.ledger.artifacts;
+  requires com.fasterxml.jackson.databind;
+  requires info.picocli;
+
+  // picocli fills the commands' annotated fields by reflection.
+  opens dev.ledger.cli to info.picocli;
+}
