@@ -118,16 +118,13 @@ final class PostgresLedger implements LedgerBackend {
     try {
       c.setAutoCommit(false);
       try {
-        setLockTimeout(c);
-        Head head = lockFreeHead(c);
-        long revision = head == null ? 0 : head.revision();
-        if (request.publicCommandId() != null) {
-          Optional<CommitResult> recorded = recorded(c, request);
-          if (recorded.isPresent()) {
-            c.rollback();
-            return recorded.get();
-          }
+        Before before = before(c, request);
+        if (before.recorded() != null) {
+          c.rollback();
+          return before.recorded();
         }
+        Head head = before.head();
+        long revision = head == null ? 0 : head.revision();
         if (request.expectedRevision() != revision) {
           c.rollback();
           throw new RevisionConflictException(root, request.expectedRevision(), revision);
@@ -141,29 +138,18 @@ final class PostgresLedger implements LedgerBackend {
           c.rollback();
           throw new LimitExceededException(root, "commit record", max, length);
         }
-        byte[] state = LedgerJson.canonical(request.state());
-        if (!advanceHead(c, record, state)) {
+        if (!write(c, record, request)) {
           // Another writer took this revision. Its command row is visible to a new statement:
           // a retry of the same command replays, as on files, where the check runs first.
           c.rollback();
-          if (request.publicCommandId() != null) {
-            Optional<CommitResult> recorded = recorded(c, request);
-            c.rollback();
-            if (recorded.isPresent()) {
-              return recorded.get();
-            }
-          }
-          Head now = lockFreeHead(c);
+          Before now = before(c, request);
           c.rollback();
+          if (now.recorded() != null) {
+            return now.recorded();
+          }
           throw new RevisionConflictException(root, request.expectedRevision(),
-              now == null ? 0 : now.revision());
+              now.head() == null ? 0 : now.head().revision());
         }
-        insertCommit(c, record);
-        insertEvents(c, record.events());
-        if (record.commandId() != null) {
-          insertCommand(c, record.commandId(), request.commandDigest(), record.revision());
-        }
-        notifyCommit(c);
         sent = true;
         c.commit();
         signal.fire();
@@ -179,7 +165,8 @@ final class PostgresLedger implements LedgerBackend {
       }
       if ("23505".equals(e.getSQLState()) && request.publicCommandId() != null) {
         // The command id was recorded by a racing writer between our check and our insert.
-        Optional<CommitResult> recorded = query(operation, cc -> recorded(cc, request));
+        Optional<CommitResult> recorded = query(operation, cc -> Optional.ofNullable(
+            before(cc, request).recorded()));
         if (recorded.isPresent()) {
           return recorded.get();
         }
@@ -190,53 +177,139 @@ final class PostgresLedger implements LedgerBackend {
     }
   }
 
-  /** Waits for a row lock at most the store's lock timeout, within this transaction. */
-  private void setLockTimeout(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT set_config('lock_timeout', ?, true)")) {
-      ps.setString(1, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
-      ps.execute();
-    }
-  }
-
   private record Head(long revision, long nextSequence, JsonNode state) {}
 
-  /** The head row as the statement's snapshot sees it; takes no lock. */
-  private Head lockFreeHead(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT revision, next_sequence, state FROM "
-        + tables.ledgers() + " WHERE root_id = ?")) {
-      ps.setString(1, root);
+  /** What a commit reads first: the head row, and the replay if its command was recorded. */
+  private record Before(Head head, CommitResult recorded) {}
+
+  /**
+   * One statement, one snapshot, no lock: bounds this transaction's lock waits by the lock
+   * timeout, and reads the head row and the request's command row.
+   *
+   * @throws CommandConflictException if the command was recorded with another digest
+   */
+  private Before before(Connection c, CommitRequest request) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT set_config('lock_timeout', ?, true),"
+        + " l.revision, l.next_sequence, l.state, k.digest, k.revision"
+        + " FROM (VALUES (1)) AS one (x)"
+        + " LEFT JOIN " + tables.ledgers() + " l ON l.root_id = ?"
+        + " LEFT JOIN " + tables.commands() + " k ON k.root_id = ? AND k.command_id = ?")) {
+      ps.setString(1, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
+      ps.setString(2, root);
+      ps.setString(3, root);
+      ps.setString(4, request.publicCommandId());
+      String digest;
+      long recordedRevision;
+      Head head = null;
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return null;
+        rs.next();
+        long revision = rs.getLong(2);
+        if (!rs.wasNull()) {
+          head = new Head(revision, rs.getLong(3), json(rs.getBytes(4), "state"));
         }
-        return new Head(rs.getLong(1), rs.getLong(2), json(rs.getBytes(3), "state"));
+        digest = rs.getString(5);
+        recordedRevision = rs.getLong(6);
       }
+      if (digest == null) {
+        return new Before(head, null);
+      }
+      if (!digest.equals(request.commandDigest())) {
+        throw new CommandConflictException(root, request.publicCommandId(), recordedRevision,
+            digest, request.commandDigest());
+      }
+      return new Before(head, replayOf(c, recordedRevision));
     }
   }
 
   /**
-   * The replay of {@code request}'s command if it was recorded with the same digest.
+   * Writes the commit in one statement: moves the head row from the expected revision (or
+   * inserts it for revision 1) and, only if that took a row, inserts the commit, its events
+   * and its command, and queues the notification.
    *
-   * @throws CommandConflictException if it was recorded with another
+   * @return false if another writer holds the revision (nothing was written)
    */
-  private Optional<CommitResult> recorded(Connection c, CommitRequest request)
+  private boolean write(Connection c, CommitRecord record, CommitRequest request)
       throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT digest, revision FROM "
-        + tables.commands() + " WHERE root_id = ? AND command_id = ?")) {
-      ps.setString(1, root);
-      ps.setString(2, request.publicCommandId());
+    boolean first = record.revision() == 1;
+    String head = first
+        ? "INSERT INTO " + tables.ledgers() + " (revision, next_sequence, state_version,"
+            + " updated_at, state, root_id) VALUES (?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id"
+        : "UPDATE " + tables.ledgers() + " SET revision = ?, next_sequence = ?,"
+            + " state_version = ?, updated_at = ?, state = ? WHERE root_id = ? AND revision = ?"
+            + " RETURNING root_id";
+    String sql = "WITH head AS (" + head + "),"
+        + " commit_row AS (INSERT INTO " + tables.commits() + " (root_id, revision, committed_at,"
+        + " first_sequence, event_count, record_format, command_id, command_digest,"
+        + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM head),"
+        + " event_rows AS (INSERT INTO " + tables.events() + " (root_id, sequence, revision, type,"
+        + " payload, operation_id, command_id, occurred_at, id)"
+        + " SELECT head.root_id, e.sequence, ?, e.type, e.payload, e.operation_id, e.command_id,"
+        + " e.occurred_at, e.id FROM head, unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[],"
+        + " ?::text[], ?::text[], ?::text[]) AS e (sequence, type, payload, operation_id,"
+        + " command_id, occurred_at, id)),"
+        + " command_row AS (INSERT INTO " + tables.commands() + " (root_id, command_id, digest,"
+        + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
+        + " SELECT count(*) FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
+    byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
+        : LedgerJson.canonical(request.state());
+    List<Event> events = record.events();
+    int n = events.size();
+    Long[] sequences = new Long[n];
+    String[] types = new String[n];
+    byte[][] payloads = new byte[n][];
+    String[] operations = new String[n];
+    String[] commands = new String[n];
+    String[] times = new String[n];
+    String[] ids = new String[n];
+    for (int i = 0; i < n; i++) {
+      Event e = events.get(i);
+      sequences[i] = e.sequence();
+      types[i] = e.type();
+      payloads[i] = LedgerJson.canonical(e.payload());
+      operations[i] = e.operationId();
+      commands[i] = e.commandId();
+      times[i] = e.occurredAt().toString();
+      ids[i] = e.id();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      int p = 1;
+      ps.setLong(p++, record.revision());
+      ps.setLong(p++, record.nextSequence());
+      ps.setInt(p++, record.stateVersion());
+      ps.setString(p++, record.committedAt().toString());
+      ps.setBytes(p++, state);
+      ps.setString(p++, root);
+      if (!first) {
+        ps.setLong(p++, record.revision() - 1);
+      }
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, record.committedAt().toString());
+      ps.setLong(p++, record.firstSequence());
+      ps.setInt(p++, n);
+      ps.setInt(p++, record.format());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, record.commandDigest());
+      ps.setInt(p++, record.stateVersion());
+      ps.setBytes(p++, record.state() == null ? null : state);
+      ps.setBytes(p++, record.patch() == null ? null : LedgerJson.canonical(record.patch()));
+      ps.setLong(p++, record.revision());
+      ps.setArray(p++, c.createArrayOf("bigint", sequences));
+      ps.setArray(p++, c.createArrayOf("text", types));
+      ps.setArray(p++, c.createArrayOf("bytea", payloads));
+      ps.setArray(p++, c.createArrayOf("text", operations));
+      ps.setArray(p++, c.createArrayOf("text", commands));
+      ps.setArray(p++, c.createArrayOf("text", times));
+      ps.setArray(p++, c.createArrayOf("text", ids));
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, request.commandDigest());
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, tables.channel());
+      ps.setString(p++, root);
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        String digest = rs.getString(1);
-        long revision = rs.getLong(2);
-        if (!digest.equals(request.commandDigest())) {
-          throw new CommandConflictException(root, request.publicCommandId(), revision, digest,
-              request.commandDigest());
-        }
-        return Optional.of(replayOf(c, revision));
+        rs.next();
+        return rs.getLong(1) == 1;
       }
     }
   }
@@ -259,30 +332,6 @@ final class PostgresLedger implements LedgerBackend {
         return new CommitResult(root, revision, committedAt, events,
             cursorAfter(first + count - 1, revision), true);
       }
-    }
-  }
-
-  /** Moves the head row from the expected revision to the record's; false if another did. */
-  private boolean advanceHead(Connection c, CommitRecord record, byte[] state)
-      throws SQLException {
-    boolean first = record.revision() == 1;
-    String sql = first
-        ? "INSERT INTO " + tables.ledgers() + " (revision, next_sequence, state_version,"
-            + " updated_at, state, root_id) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (root_id) DO NOTHING"
-        : "UPDATE " + tables.ledgers() + " SET revision = ?, next_sequence = ?,"
-            + " state_version = ?, updated_at = ?, state = ? WHERE root_id = ? AND revision = ?";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setLong(1, record.revision());
-      ps.setLong(2, record.nextSequence());
-      ps.setInt(3, record.stateVersion());
-      ps.setString(4, record.committedAt().toString());
-      ps.setBytes(5, state);
-      ps.setString(6, root);
-      if (!first) {
-        ps.setLong(7, record.revision() - 1);
-      }
-      return ps.executeUpdate() == 1;
     }
   }
 

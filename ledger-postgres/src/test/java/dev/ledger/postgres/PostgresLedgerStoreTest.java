@@ -73,6 +73,37 @@ class PostgresLedgerStoreTest {
   }
 
   @Test
+  void factoriesRefuseNullsAndForeignUrlsBeforeTouchingTheDatabase() {
+    LedgerOptions options = LedgerOptions.defaults();
+    assertThatThrownBy(() -> PostgresLedgerStore.open(null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("dataSource");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), null, options))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("schema");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), "s", null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("options");
+    assertThatThrownBy(() -> PostgresLedgerStore.connect(null, "u", null, "s", options))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("jdbcUrl");
+    assertThatThrownBy(() -> PostgresLedgerStore.connect("jdbc:sqlite:x.db", "u", null, "s",
+        options)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sqlite");
+  }
+
+  @Test
+  void anUnreachableServerIsARetryableDatabaseException() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    org.postgresql.ds.PGSimpleDataSource nowhere = new org.postgresql.ds.PGSimpleDataSource();
+    nowhere.setUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(nowhere, "s", LedgerOptions.defaults()))
+        .isInstanceOfSatisfying(DatabaseException.class, e -> {
+          assertThat(e.retryable()).isTrue();
+          assertThat(e.sqlState()).startsWith("08");
+          assertThat(e.getMessage()).contains("schema 's'");
+        });
+  }
+
+  @Test
   void aStoreOverItsOwnPoolSeesTheSameLedgers() {
     String schema = TestDatabase.freshSchema();
     try (PostgresLedgerStore shared = PostgresLedgerStore.open(TestDatabase.dataSource(), schema,
