@@ -55,6 +55,13 @@ final class PostgresLedger implements LedgerBackend {
   private final PostgresLedgerStore.Tables tables;
   private final String root;
   private final CommitSignal signal = new CommitSignal();
+  /**
+   * The head as this process last saw it committed (by a commit or a read), or null. Only a
+   * hint: a commit whose expected revision matches it writes at once, guarded by the same
+   * {@code WHERE revision = expected}; a revision has one winner, so a head row still at that
+   * revision holds exactly this state. A stale hint costs one failed statement.
+   */
+  private volatile Head seen;
 
   PostgresLedger(PostgresLedgerStore.Tables tables, String root) {
     this.tables = tables;
@@ -75,13 +82,15 @@ final class PostgresLedger implements LedgerBackend {
   public Optional<StoredState> read() {
     return query("Reading ledger '" + root + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT revision, updated_at, state_version,"
-          + " state FROM " + tables.ledgers() + " WHERE root_id = ?")) {
+          + " state, next_sequence FROM " + tables.ledgers() + " WHERE root_id = ?")) {
         ps.setString(1, root);
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next()) {
             return Optional.empty();
           }
-          return Optional.of(new StoredState(json(rs.getBytes(4), "state"), rs.getLong(1),
+          JsonNode state = json(rs.getBytes(4), "state");
+          seen = new Head(rs.getLong(1), rs.getLong(5), state);
+          return Optional.of(new StoredState(state, rs.getLong(1),
               Instant.parse(rs.getString(2)), rs.getInt(3)));
         }
       }
@@ -118,7 +127,20 @@ final class PostgresLedger implements LedgerBackend {
     try {
       c.setAutoCommit(false);
       try {
+        Head hint = seen;
+        if (hint != null && hint.revision() == request.expectedRevision()) {
+          CommitRecord record = record(hint, request);
+          if (attempt(c, record, request)) {
+            sent = true;
+            c.commit();
+            return committed(record, request);
+          }
+          // The hint was stale, or the command was recorded already: the careful path says
+          // which, and how to answer.
+          c.rollback();
+        }
         Before before = before(c, request);
+        seen = before.head();
         if (before.recorded() != null) {
           c.rollback();
           return before.recorded();
@@ -129,16 +151,8 @@ final class PostgresLedger implements LedgerBackend {
           c.rollback();
           throw new RevisionConflictException(root, request.expectedRevision(), revision);
         }
-        CommitRecord record = CommitRecord.next(root, revision,
-            head == null ? 1 : head.nextSequence(), head == null ? null : head.state(),
-            request, tables.options().clock().instant());
-        long max = JournalLine.maxLineBytes(tables.options());
-        long length = JournalLine.encode(record).length;
-        if (length > max) {
-          c.rollback();
-          throw new LimitExceededException(root, "commit record", max, length);
-        }
-        if (!write(c, record, request)) {
+        CommitRecord record = record(head, request);
+        if (!write(c, record, request, false)) {
           // Another writer took this revision. Its command row is visible to a new statement:
           // a retry of the same command replays, as on files, where the check runs first.
           c.rollback();
@@ -152,8 +166,7 @@ final class PostgresLedger implements LedgerBackend {
         }
         sent = true;
         c.commit();
-        signal.fire();
-        return record.result(cursorAfter(record.lastSequence(), record.revision()), false);
+        return committed(record, request);
       } catch (SQLException | RuntimeException e) {
         Schema.rollbackQuietly(c, e);
         throw e;
@@ -179,6 +192,47 @@ final class PostgresLedger implements LedgerBackend {
 
   private record Head(long revision, long nextSequence, JsonNode state) {}
 
+  /**
+   * The record that commits {@code request} after {@code head} (null before revision 1).
+   *
+   * @throws LimitExceededException if its journal line would pass the store's limit
+   */
+  private CommitRecord record(Head head, CommitRequest request) {
+    CommitRecord record = CommitRecord.next(root, head == null ? 0 : head.revision(),
+        head == null ? 1 : head.nextSequence(), head == null ? null : head.state(), request,
+        tables.options().clock().instant());
+    long max = JournalLine.maxLineBytes(tables.options());
+    long length = JournalLine.encode(record).length;
+    if (length > max) {
+      throw new LimitExceededException(root, "commit record", max, length);
+    }
+    return record;
+  }
+
+  /** After COMMIT returned: remembers the head, wakes local followers, builds the result. */
+  private CommitResult committed(CommitRecord record, CommitRequest request) {
+    seen = new Head(record.revision(), record.nextSequence(), request.state());
+    signal.fire();
+    return record.result(cursorAfter(record.lastSequence(), record.revision()), false);
+  }
+
+  /**
+   * The write without a read first, on the hint's revision: true if it won. False if another
+   * writer holds the revision or the command id is recorded already (the statement failed on
+   * the command's unique key); then the transaction must be rolled back.
+   */
+  private boolean attempt(Connection c, CommitRecord record, CommitRequest request)
+      throws SQLException {
+    try {
+      return write(c, record, request, true);
+    } catch (SQLException e) {
+      if ("23505".equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   /** What a commit reads first: the head row, and the replay if its command was recorded. */
   private record Before(Head head, CommitResult recorded) {}
 
@@ -194,7 +248,7 @@ final class PostgresLedger implements LedgerBackend {
         + " FROM (VALUES (1)) AS one (x)"
         + " LEFT JOIN " + tables.ledgers() + " l ON l.root_id = ?"
         + " LEFT JOIN " + tables.commands() + " k ON k.root_id = ? AND k.command_id = ?")) {
-      ps.setString(1, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
+      ps.setString(1, lockTimeout());
       ps.setString(2, root);
       ps.setString(3, root);
       ps.setString(4, request.publicCommandId());
@@ -226,10 +280,12 @@ final class PostgresLedger implements LedgerBackend {
    * inserts it for revision 1) and, only if that took a row, inserts the commit, its events
    * and its command, and queues the notification.
    *
+   * @param setLockTimeout whether to bound this transaction's lock waits first, in the same
+   *     round trip (the driver sends both statements at once)
    * @return false if another writer holds the revision (nothing was written)
    */
-  private boolean write(Connection c, CommitRecord record, CommitRequest request)
-      throws SQLException {
+  private boolean write(Connection c, CommitRecord record, CommitRequest request,
+      boolean setLockTimeout) throws SQLException {
     boolean first = record.revision() == 1;
     String head = first
         ? "INSERT INTO " + tables.ledgers() + " (revision, next_sequence, state_version,"
@@ -238,7 +294,8 @@ final class PostgresLedger implements LedgerBackend {
         : "UPDATE " + tables.ledgers() + " SET revision = ?, next_sequence = ?,"
             + " state_version = ?, updated_at = ?, state = ? WHERE root_id = ? AND revision = ?"
             + " RETURNING root_id";
-    String sql = "WITH head AS (" + head + "),"
+    String sql = (setLockTimeout ? "SELECT set_config('lock_timeout', ?, true); " : "")
+        + "WITH head AS (" + head + "),"
         + " commit_row AS (INSERT INTO " + tables.commits() + " (root_id, revision, committed_at,"
         + " first_sequence, event_count, record_format, command_id, command_digest,"
         + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM head),"
@@ -274,6 +331,9 @@ final class PostgresLedger implements LedgerBackend {
     }
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
+      if (setLockTimeout) {
+        ps.setString(p++, lockTimeout());
+      }
       ps.setLong(p++, record.revision());
       ps.setLong(p++, record.nextSequence());
       ps.setInt(p++, record.stateVersion());
@@ -307,11 +367,20 @@ final class PostgresLedger implements LedgerBackend {
       ps.setString(p++, record.commandId());
       ps.setString(p++, tables.channel());
       ps.setString(p++, root);
-      try (ResultSet rs = ps.executeQuery()) {
+      ps.execute();
+      if (setLockTimeout) {
+        ps.getMoreResults();
+      }
+      try (ResultSet rs = ps.getResultSet()) {
         rs.next();
         return rs.getLong(1) == 1;
       }
     }
+  }
+
+  /** The store's lock timeout as a {@code lock_timeout} setting. */
+  private String lockTimeout() {
+    return Math.max(1, tables.options().lockTimeout().toMillis()) + "ms";
   }
 
   /** The result of the commit of {@code revision}, as a replay. */
