@@ -115,6 +115,10 @@ public final class Bench {
         progress("8 verify");
         VerifyScenario.run(config, history, report);
       }
+      if (s.contains(9)) {
+        progress("9 PostgreSQL");
+        PostgresScenario.run(config, report);
+      }
     } finally {
       ScratchFiles.deleteTree(config.dir());
     }

@@ -20,7 +20,8 @@ import java.util.Set;
  * @param blobBytes size of the file put as a blob
  * @param blobRounds rounds of the blob put (each reads and writes {@code blobBytes})
  * @param snapshots snapshot counts in a root for getForAttempt: small, then large
- * @param scenarios which scenarios to run (1 to 8)
+ * @param scenarios which scenarios to run (1 to 8 by default; 9, PostgreSQL, which starts
+ *     a server of its own, only when named)
  */
 record BenchConfig(
     Path dir,

@@ -1,0 +1,653 @@
+package dev.ledger.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerHead;
+import dev.ledger.core.LedgerNotFoundException;
+import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.LockTimeoutException;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.internal.journal.CommitRecord;
+import dev.ledger.core.internal.journal.CursorCodec;
+import dev.ledger.core.internal.journal.JournalLine;
+import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.core.spi.CommitSignal;
+import dev.ledger.core.spi.CommitWatch;
+import dev.ledger.core.spi.CursoredEvent;
+import dev.ledger.core.spi.LedgerBackend;
+import dev.ledger.core.spi.StoredState;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * One ledger in the tables of {@link Schema}. Holds no connection between calls: each call
+ * borrows one from the store's data source. Commits are one transaction each, whose guarded
+ * {@code UPDATE} (or {@code INSERT ... ON CONFLICT DO NOTHING} for the first revision) lets
+ * exactly one writer per revision through; reads are plain MVCC reads that take no lock.
+ *
+ * <p>Cursors are the core's tokens ({@link CursorCodec}), bound to the root id, with segment 0
+ * and offset the revision of the commit holding the cursor's last event (or ending just before
+ * the next one): a cursor is checked against that commit's row before it is used.
+ */
+final class PostgresLedger implements LedgerBackend {
+  /** Events per query when a replay stream pages through the journal. */
+  private static final int REPLAY_PAGE = 500;
+
+  private final PostgresLedgerStore.Tables tables;
+  private final String root;
+  private final CommitSignal signal = new CommitSignal();
+  /**
+   * The head as this process last saw it committed (by a commit or a read), or null. Only a
+   * hint: a commit whose expected revision matches it writes at once, guarded by the same
+   * {@code WHERE revision = expected}; a revision has one winner, so a head row still at that
+   * revision holds exactly this state. A stale hint costs one failed statement.
+   */
+  private volatile Head seen;
+
+  PostgresLedger(PostgresLedgerStore.Tables tables, String root) {
+    this.tables = tables;
+    this.root = root;
+  }
+
+  @Override
+  public String rootId() {
+    return root;
+  }
+
+  /** Fired on every commit of this ledger this process learns of. */
+  CommitSignal signal() {
+    return signal;
+  }
+
+  @Override
+  public Optional<StoredState> read() {
+    return query("Reading ledger '" + root + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision, updated_at, state_version,"
+          + " state, next_sequence FROM " + tables.ledgers() + " WHERE root_id = ?")) {
+        ps.setString(1, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          JsonNode state = json(rs.getBytes(4), "state");
+          seen = new Head(rs.getLong(1), rs.getLong(5), state);
+          return Optional.of(new StoredState(state, rs.getLong(1),
+              Instant.parse(rs.getString(2)), rs.getInt(3)));
+        }
+      }
+    });
+  }
+
+  @Override
+  public boolean exists() {
+    return head().isPresent();
+  }
+
+  @Override
+  public Optional<LedgerHead> head() {
+    return query("Reading the head of ledger '" + root + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision, next_sequence, updated_at"
+          + " FROM " + tables.ledgers() + " WHERE root_id = ?")) {
+        ps.setString(1, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          return Optional.of(new LedgerHead(root, rs.getLong(1), rs.getLong(2) - 1,
+              Instant.parse(rs.getString(3))));
+        }
+      }
+    });
+  }
+
+  @Override
+  public CommitResult commit(CommitRequest request) {
+    String operation = "Commit to ledger '" + root + "'";
+    Connection c = tables.connect(operation);
+    boolean sent = false;
+    try {
+      c.setAutoCommit(false);
+      try {
+        Head hint = seen;
+        if (hint != null && hint.revision() == request.expectedRevision()) {
+          CommitRecord record = record(hint, request);
+          if (attempt(c, record, request)) {
+            sent = true;
+            c.commit();
+            return committed(record, request);
+          }
+          // The hint was stale, or the command was recorded already: the careful path says
+          // which, and how to answer.
+          c.rollback();
+        }
+        Before before = before(c, request);
+        seen = before.head();
+        if (before.recorded() != null) {
+          c.rollback();
+          return before.recorded();
+        }
+        Head head = before.head();
+        long revision = head == null ? 0 : head.revision();
+        if (request.expectedRevision() != revision) {
+          c.rollback();
+          throw new RevisionConflictException(root, request.expectedRevision(), revision);
+        }
+        CommitRecord record = record(head, request);
+        if (!write(c, record, request, false)) {
+          // Another writer took this revision. Its command row is visible to a new statement:
+          // a retry of the same command replays, as on files, where the check runs first.
+          c.rollback();
+          Before now = before(c, request);
+          c.rollback();
+          if (now.recorded() != null) {
+            return now.recorded();
+          }
+          throw new RevisionConflictException(root, request.expectedRevision(),
+              now.head() == null ? 0 : now.head().revision());
+        }
+        sent = true;
+        c.commit();
+        return committed(record, request);
+      } catch (SQLException | RuntimeException e) {
+        Schema.rollbackQuietly(c, e);
+        throw e;
+      }
+    } catch (SQLException e) {
+      if ("55P03".equals(e.getSQLState())) {
+        throw new LockTimeoutException("PostgreSQL row of ledger '" + root + "'",
+            tables.options().lockTimeout());
+      }
+      if ("23505".equals(e.getSQLState()) && request.publicCommandId() != null) {
+        // The command id was recorded by a racing writer between our check and our insert.
+        Optional<CommitResult> recorded = query(operation, cc -> Optional.ofNullable(
+            before(cc, request).recorded()));
+        if (recorded.isPresent()) {
+          return recorded.get();
+        }
+      }
+      throw new DatabaseException(operation, e, sent);
+    } finally {
+      tables.release(c, operation);
+    }
+  }
+
+  private record Head(long revision, long nextSequence, JsonNode state) {}
+
+  /**
+   * The record that commits {@code request} after {@code head} (null before revision 1).
+   *
+   * @throws LimitExceededException if its journal line would pass the store's limit
+   */
+  private CommitRecord record(Head head, CommitRequest request) {
+    CommitRecord record = CommitRecord.next(root, head == null ? 0 : head.revision(),
+        head == null ? 1 : head.nextSequence(), head == null ? null : head.state(), request,
+        tables.options().clock().instant());
+    long max = JournalLine.maxLineBytes(tables.options());
+    long length = JournalLine.encode(record).length;
+    if (length > max) {
+      throw new LimitExceededException(root, "commit record", max, length);
+    }
+    return record;
+  }
+
+  /** After COMMIT returned: remembers the head, wakes local followers, builds the result. */
+  private CommitResult committed(CommitRecord record, CommitRequest request) {
+    seen = new Head(record.revision(), record.nextSequence(), request.state());
+    signal.fire();
+    return record.result(cursorAfter(record.lastSequence(), record.revision()), false);
+  }
+
+  /**
+   * The write without a read first, on the hint's revision: true if it won. False if another
+   * writer holds the revision or the command id is recorded already (the statement failed on
+   * the command's unique key); then the transaction must be rolled back.
+   */
+  private boolean attempt(Connection c, CommitRecord record, CommitRequest request)
+      throws SQLException {
+    try {
+      return write(c, record, request, true);
+    } catch (SQLException e) {
+      if ("23505".equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  /** What a commit reads first: the head row, and the replay if its command was recorded. */
+  private record Before(Head head, CommitResult recorded) {}
+
+  /**
+   * One statement, one snapshot, no lock: bounds this transaction's lock waits by the lock
+   * timeout, and reads the head row and the request's command row.
+   *
+   * @throws CommandConflictException if the command was recorded with another digest
+   */
+  private Before before(Connection c, CommitRequest request) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT set_config('lock_timeout', ?, true),"
+        + " l.revision, l.next_sequence, l.state, k.digest, k.revision"
+        + " FROM (VALUES (1)) AS one (x)"
+        + " LEFT JOIN " + tables.ledgers() + " l ON l.root_id = ?"
+        + " LEFT JOIN " + tables.commands() + " k ON k.root_id = ? AND k.command_id = ?")) {
+      ps.setString(1, lockTimeout());
+      ps.setString(2, root);
+      ps.setString(3, root);
+      ps.setString(4, request.publicCommandId());
+      String digest;
+      long recordedRevision;
+      Head head = null;
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        long revision = rs.getLong(2);
+        if (!rs.wasNull()) {
+          head = new Head(revision, rs.getLong(3), json(rs.getBytes(4), "state"));
+        }
+        digest = rs.getString(5);
+        recordedRevision = rs.getLong(6);
+      }
+      if (digest == null) {
+        return new Before(head, null);
+      }
+      if (!digest.equals(request.commandDigest())) {
+        throw new CommandConflictException(root, request.publicCommandId(), recordedRevision,
+            digest, request.commandDigest());
+      }
+      return new Before(head, replayOf(c, recordedRevision));
+    }
+  }
+
+  /**
+   * Writes the commit in one statement: moves the head row from the expected revision (or
+   * inserts it for revision 1) and, only if that took a row, inserts the commit, its events
+   * and its command, and queues the notification.
+   *
+   * @param setLockTimeout whether to bound this transaction's lock waits first, in the same
+   *     round trip (the driver sends both statements at once)
+   * @return false if another writer holds the revision (nothing was written)
+   */
+  private boolean write(Connection c, CommitRecord record, CommitRequest request,
+      boolean setLockTimeout) throws SQLException {
+    boolean first = record.revision() == 1;
+    String head = first
+        ? "INSERT INTO " + tables.ledgers() + " (revision, next_sequence, state_version,"
+            + " updated_at, state, root_id) VALUES (?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id"
+        : "UPDATE " + tables.ledgers() + " SET revision = ?, next_sequence = ?,"
+            + " state_version = ?, updated_at = ?, state = ? WHERE root_id = ? AND revision = ?"
+            + " RETURNING root_id";
+    String sql = (setLockTimeout ? "SELECT set_config('lock_timeout', ?, true); " : "")
+        + "WITH head AS (" + head + "),"
+        + " commit_row AS (INSERT INTO " + tables.commits() + " (root_id, revision, committed_at,"
+        + " first_sequence, event_count, record_format, command_id, command_digest,"
+        + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM head),"
+        + " event_rows AS (INSERT INTO " + tables.events() + " (root_id, sequence, revision, type,"
+        + " payload, operation_id, command_id, occurred_at, id)"
+        + " SELECT head.root_id, e.sequence, ?, e.type, e.payload, e.operation_id, e.command_id,"
+        + " e.occurred_at, e.id FROM head, unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[],"
+        + " ?::text[], ?::text[], ?::text[]) AS e (sequence, type, payload, operation_id,"
+        + " command_id, occurred_at, id)),"
+        + " command_row AS (INSERT INTO " + tables.commands() + " (root_id, command_id, digest,"
+        + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
+        + " SELECT count(*) FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
+    byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
+        : LedgerJson.canonical(request.state());
+    List<Event> events = record.events();
+    int n = events.size();
+    Long[] sequences = new Long[n];
+    String[] types = new String[n];
+    byte[][] payloads = new byte[n][];
+    String[] operations = new String[n];
+    String[] commands = new String[n];
+    String[] times = new String[n];
+    String[] ids = new String[n];
+    for (int i = 0; i < n; i++) {
+      Event e = events.get(i);
+      sequences[i] = e.sequence();
+      types[i] = e.type();
+      payloads[i] = LedgerJson.canonical(e.payload());
+      operations[i] = e.operationId();
+      commands[i] = e.commandId();
+      times[i] = e.occurredAt().toString();
+      ids[i] = e.id();
+    }
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      int p = 1;
+      if (setLockTimeout) {
+        ps.setString(p++, lockTimeout());
+      }
+      ps.setLong(p++, record.revision());
+      ps.setLong(p++, record.nextSequence());
+      ps.setInt(p++, record.stateVersion());
+      ps.setString(p++, record.committedAt().toString());
+      ps.setBytes(p++, state);
+      ps.setString(p++, root);
+      if (!first) {
+        ps.setLong(p++, record.revision() - 1);
+      }
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, record.committedAt().toString());
+      ps.setLong(p++, record.firstSequence());
+      ps.setInt(p++, n);
+      ps.setInt(p++, record.format());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, record.commandDigest());
+      ps.setInt(p++, record.stateVersion());
+      ps.setBytes(p++, record.state() == null ? null : state);
+      ps.setBytes(p++, record.patch() == null ? null : LedgerJson.canonical(record.patch()));
+      ps.setLong(p++, record.revision());
+      ps.setArray(p++, c.createArrayOf("bigint", sequences));
+      ps.setArray(p++, c.createArrayOf("text", types));
+      ps.setArray(p++, c.createArrayOf("bytea", payloads));
+      ps.setArray(p++, c.createArrayOf("text", operations));
+      ps.setArray(p++, c.createArrayOf("text", commands));
+      ps.setArray(p++, c.createArrayOf("text", times));
+      ps.setArray(p++, c.createArrayOf("text", ids));
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, request.commandDigest());
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, tables.channel());
+      ps.setString(p++, root);
+      ps.execute();
+      if (setLockTimeout) {
+        ps.getMoreResults();
+      }
+      try (ResultSet rs = ps.getResultSet()) {
+        rs.next();
+        return rs.getLong(1) == 1;
+      }
+    }
+  }
+
+  /** The store's lock timeout as a {@code lock_timeout} setting. */
+  private String lockTimeout() {
+    return Math.max(1, tables.options().lockTimeout().toMillis()) + "ms";
+  }
+
+  /** The result of the commit of {@code revision}, as a replay. */
+  private CommitResult replayOf(Connection c, long revision) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT committed_at, first_sequence,"
+        + " event_count FROM " + tables.commits() + " WHERE root_id = ? AND revision = ?")) {
+      ps.setString(1, root);
+      ps.setLong(2, revision);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw damaged("the command index names revision " + revision
+              + ", which has no commit row");
+        }
+        Instant committedAt = Instant.parse(rs.getString(1));
+        long first = rs.getLong(2);
+        int count = rs.getInt(3);
+        List<Event> events = count == 0 ? List.of() : eventsBetween(c, first, first + count);
+        return new CommitResult(root, revision, committedAt, events,
+            cursorAfter(first + count - 1, revision), true);
+      }
+    }
+  }
+
+  /** Inserts the commits row of {@code record}. */
+  void insertCommit(Connection c, CommitRecord record) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + tables.commits()
+        + " (root_id, revision, committed_at, first_sequence, event_count, record_format,"
+        + " command_id, command_digest, state_version, state, patch)"
+        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      ps.setString(1, root);
+      ps.setLong(2, record.revision());
+      ps.setString(3, record.committedAt().toString());
+      ps.setLong(4, record.firstSequence());
+      ps.setInt(5, record.events().size());
+      ps.setInt(6, record.format());
+      ps.setString(7, record.commandId());
+      ps.setString(8, record.commandDigest());
+      ps.setInt(9, record.stateVersion());
+      ps.setBytes(10, record.state() == null ? null : LedgerJson.canonical(record.state()));
+      ps.setBytes(11, record.patch() == null ? null : LedgerJson.canonical(record.patch()));
+      ps.executeUpdate();
+    }
+  }
+
+  /** Inserts the events rows, in one batch. */
+  void insertEvents(Connection c, List<Event> events) throws SQLException {
+    if (events.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + tables.events()
+        + " (root_id, sequence, revision, type, payload, operation_id, command_id, occurred_at,"
+        + " id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+      for (Event e : events) {
+        ps.setString(1, root);
+        ps.setLong(2, e.sequence());
+        ps.setLong(3, e.revision());
+        ps.setString(4, e.type());
+        ps.setBytes(5, LedgerJson.canonical(e.payload()));
+        ps.setString(6, e.operationId());
+        ps.setString(7, e.commandId());
+        ps.setString(8, e.occurredAt().toString());
+        ps.setString(9, e.id());
+        if (events.size() == 1) {
+          ps.executeUpdate();
+          return;
+        }
+        ps.addBatch();
+      }
+      ps.executeBatch();
+    }
+  }
+
+  /** Records a command id with its intent digest. */
+  void insertCommand(Connection c, String commandId, String digest, long revision)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + tables.commands()
+        + " (root_id, command_id, digest, revision) VALUES (?, ?, ?, ?)")) {
+      ps.setString(1, root);
+      ps.setString(2, commandId);
+      ps.setString(3, digest);
+      ps.setLong(4, revision);
+      ps.executeUpdate();
+    }
+  }
+
+  /** Queues the notification that PostgreSQL delivers to listeners when the transaction commits. */
+  void notifyCommit(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+      ps.setString(1, tables.channel());
+      ps.setString(2, root);
+      ps.execute();
+    }
+  }
+
+  @Override
+  public Optional<CommitResult> command(String publicCommandId) {
+    return query("Reading command " + publicCommandId + " of ledger '" + root + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision FROM " + tables.commands()
+          + " WHERE root_id = ? AND command_id = ?")) {
+        ps.setString(1, root);
+        ps.setString(2, publicCommandId);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            return Optional.empty();
+          }
+          return Optional.of(replayOf(c, rs.getLong(1)));
+        }
+      }
+    });
+  }
+
+  @Override
+  public EventPage events(Cursor after, int limit) {
+    List<CursoredEvent> read = read(after, limit + 1);
+    if (read.isEmpty()) {
+      return new EventPage(List.of(), after, false);
+    }
+    boolean more = read.size() > limit;
+    List<CursoredEvent> page = more ? read.subList(0, limit) : read;
+    return new EventPage(page.stream().map(CursoredEvent::event).toList(),
+        page.get(page.size() - 1).after(), more);
+  }
+
+  @Override
+  public List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
+    return read(after, limit);
+  }
+
+  @Override
+  public Stream<Event> replay(Cursor after) {
+    long start = checkedPosition(after);
+    Iterator<Event> events = new Iterator<>() {
+      private long last = start;
+      private Iterator<Event> page = List.<Event>of().iterator();
+      private boolean done;
+
+      @Override
+      public boolean hasNext() {
+        if (!page.hasNext() && !done) {
+          List<Event> next = query("Replaying ledger '" + root + "'",
+              c -> eventsBetween(c, last + 1, Long.MAX_VALUE, REPLAY_PAGE));
+          done = next.size() < REPLAY_PAGE;
+          if (!next.isEmpty()) {
+            last = next.get(next.size() - 1).sequence();
+          }
+          page = next.iterator();
+        }
+        return page.hasNext();
+      }
+
+      @Override
+      public Event next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return page.next();
+      }
+    };
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(events,
+        Spliterator.ORDERED | Spliterator.NONNULL), false);
+  }
+
+  @Override
+  public CommitWatch watchCommits() {
+    return tables.watch(this);
+  }
+
+  /** Up to {@code limit} events after {@code after}, each with its cursor. */
+  private List<CursoredEvent> read(Cursor after, int limit) {
+    long position = checkedPosition(after);
+    List<Event> events = query("Reading events of ledger '" + root + "'",
+        c -> eventsBetween(c, position + 1, Long.MAX_VALUE, limit));
+    List<CursoredEvent> out = new ArrayList<>(events.size());
+    for (Event e : events) {
+      out.add(new CursoredEvent(e, cursorAfter(e.sequence(), e.revision())));
+    }
+    return out;
+  }
+
+  /**
+   * The last sequence {@code after} covers, after checking that it is a cursor of this ledger
+   * whose position hint names a commit that holds, or ends just before, the next event.
+   */
+  private long checkedPosition(Cursor after) {
+    if (after.isStart()) {
+      return 0;
+    }
+    CursorCodec.Position position = CursorCodec.decode(root, after);
+    return query("Checking a cursor of ledger '" + root + "'", c -> {
+      try (PreparedStatement ps = c.prepareStatement("SELECT l.revision, m.first_sequence,"
+          + " m.event_count FROM " + tables.ledgers() + " l LEFT JOIN " + tables.commits()
+          + " m ON m.root_id = l.root_id AND m.revision = ? WHERE l.root_id = ?")) {
+        ps.setLong(1, position.offset());
+        ps.setString(2, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (!rs.next()) {
+            throw new LedgerNotFoundException(root);
+          }
+          long first = rs.getLong(2);
+          if (position.segment() != 0 || rs.wasNull()) {
+            throw CursorCodec.invalid(root, "cursor position is beyond the journal");
+          }
+          long next = first + rs.getInt(3);
+          if (!(first <= position.after() + 1 && position.after() + 1 <= next)) {
+            throw CursorCodec.invalid(root, "cursor position does not match the journal");
+          }
+          return position.after();
+        }
+      }
+    });
+  }
+
+  private List<Event> eventsBetween(Connection c, long from, long until) throws SQLException {
+    return eventsBetween(c, from, until, Integer.MAX_VALUE);
+  }
+
+  /** Events with sequences in [from, until), at most {@code limit}, in order. */
+  List<Event> eventsBetween(Connection c, long from, long until, int limit)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT sequence, revision, type, payload,"
+        + " operation_id, command_id, occurred_at, id FROM " + tables.events()
+        + " WHERE root_id = ? AND sequence >= ? AND sequence < ? ORDER BY sequence LIMIT ?")) {
+      ps.setString(1, root);
+      ps.setLong(2, from);
+      ps.setLong(3, until);
+      ps.setLong(4, limit);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<Event> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(new Event(rs.getString(8), root, rs.getLong(1), rs.getLong(2),
+              rs.getString(3), Instant.parse(rs.getString(7)), json(rs.getBytes(4), "payload"),
+              rs.getString(6), rs.getString(5)));
+        }
+        return out;
+      }
+    }
+  }
+
+  Cursor cursorAfter(long lastSequence, long revision) {
+    return CursorCodec.encode(root, lastSequence, 0, revision);
+  }
+
+  private JsonNode json(byte[] bytes, String what) {
+    try {
+      return LedgerJson.parse(bytes);
+    } catch (IOException e) {
+      throw damaged("the " + what + " is not valid JSON: " + e.getMessage());
+    }
+  }
+
+  private LedgerException damaged(String detail) {
+    return new LedgerException("Ledger '" + root + "' in " + tables + " is damaged: " + detail);
+  }
+
+  /** A database read. */
+  interface Query<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  <T> T query(String operation, Query<T> body) {
+    Connection c = tables.connect(operation);
+    try {
+      return body.run(c);
+    } catch (SQLException e) {
+      throw new DatabaseException(operation, e, false);
+    } finally {
+      tables.release(c, operation);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+package dev.ledger.postgres;
+
+import com.google.common.base.Preconditions;
+import dev.ledger.core.LedgerException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
+ *
+ * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
+ * Version 1:
+ * <pre>
+ * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
+ *
+ * ledgers(root_id text COLLATE "C" PRIMARY KEY,     the head row of each ledger
+ *         revision bigint,                          latest revision, 1 for the first commit
+ *         next_sequence bigint,                     the sequence the next event gets
+ *         state_version int,                        state version of the latest state
+ *         updated_at text,                          commit time, ISO-8601 as Instant.toString
+ *         state bytea)                              the latest state, canonical JSON bytes
+ *
+ * commits(root_id, revision,  PRIMARY KEY           one row per revision, 1, 2, 3 ... no gap
+ *         committed_at text, first_sequence bigint, event_count int,
+ *         record_format int,                        the journal record format (2; 1 if imported)
+ *         command_id text, command_digest text,     as recorded, or null
+ *         state_version int,
+ *         state bytea, patch bytea)                 exactly one: the whole state, or the merge
+ *                                                   patch (RFC 7386) from revision - 1
+ *
+ * events(root_id, sequence,  PRIMARY KEY            one row per event, sequences 1, 2, 3 ...
+ *        revision bigint, type text,
+ *        payload bytea,                             canonical JSON bytes
+ *        operation_id text, command_id text, occurred_at text, id text)
+ *
+ * commands(root_id, command_id,  PRIMARY KEY        each public command id once per ledger
+ *          digest text,                             the intent digest replays compare with
+ *          revision bigint)                         the revision that recorded it
+ * </pre>
+ *
+ * <p>Invariants: a ledger's row exists once its first commit committed; its revision equals
+ * the number of its commits rows and its next_sequence minus one the number of its events
+ * rows; the four tables change together in one transaction per commit (the commit point is
+ * that transaction's COMMIT). States and payloads are kept as the exact canonical JSON bytes
+ * the core wrote, so that a load reads what the file store would, byte for byte; times are kept
+ * as text for the same reason (nanoseconds, which {@code timestamptz} would round). Root ids
+ * sort with the "C" collation, the order {@link String#compareTo} gives.
+ *
+ * <p>Migration: one transaction takes {@code pg_advisory_xact_lock} on a fixed key, creates
+ * the schema and {@code schema_version} if absent, applies the missing versions in order and
+ * records them; two processes opening at once apply each version once. A schema whose
+ * recorded version is newer than this library's is refused.
+ */
+final class Schema {
+  /** The advisory lock key every migration takes: "ledger" in ASCII. */
+  static final long MIGRATION_LOCK = 0x6c6564676572L;
+  /** The schema version this library writes and the newest it opens. */
+  static final int VERSION = 1;
+
+  private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
+
+  private static final List<String> V1 = List.of(
+      """
+      CREATE TABLE %1$s.ledgers (
+        root_id text COLLATE "C" PRIMARY KEY,
+        revision bigint NOT NULL CHECK (revision >= 1),
+        next_sequence bigint NOT NULL CHECK (next_sequence >= 1),
+        state_version int NOT NULL,
+        updated_at text NOT NULL,
+        state bytea NOT NULL)""",
+      """
+      CREATE TABLE %1$s.commits (
+        root_id text COLLATE "C" NOT NULL,
+        revision bigint NOT NULL,
+        committed_at text NOT NULL,
+        first_sequence bigint NOT NULL,
+        event_count int NOT NULL,
+        record_format int NOT NULL,
+        command_id text,
+        command_digest text,
+        state_version int NOT NULL,
+        state bytea,
+        patch bytea,
+        PRIMARY KEY (root_id, revision),
+        CHECK ((state IS NULL) <> (patch IS NULL)))""",
+      """
+      CREATE TABLE %1$s.events (
+        root_id text COLLATE "C" NOT NULL,
+        sequence bigint NOT NULL,
+        revision bigint NOT NULL,
+        type text NOT NULL,
+        payload bytea NOT NULL,
+        operation_id text,
+        command_id text,
+        occurred_at text NOT NULL,
+        id text NOT NULL,
+        PRIMARY KEY (root_id, sequence))""",
+      """
+      CREATE TABLE %1$s.commands (
+        root_id text COLLATE "C" NOT NULL,
+        command_id text NOT NULL,
+        digest text NOT NULL,
+        revision bigint NOT NULL,
+        PRIMARY KEY (root_id, command_id))""");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1);
+
+  private Schema() {}
+
+  /**
+   * Checks a schema name: lower-case letters, digits and underscores, not starting with a
+   * digit, at most 48 characters (so that the notification channel fits PostgreSQL's 63).
+   */
+  static String checkName(String schema) {
+    Preconditions.checkNotNull(schema, "schema");
+    Preconditions.checkArgument(NAME.matcher(schema).matches(),
+        "schema must match %s: '%s'", NAME.pattern(), schema);
+    return schema;
+  }
+
+  /** Creates or migrates the tables of {@code schema} to {@link #VERSION}. */
+  static void migrate(DataSource dataSource, String schema) {
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute("SELECT pg_advisory_xact_lock(" + MIGRATION_LOCK + ")");
+        s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        s.execute("CREATE TABLE IF NOT EXISTS " + schema + ".schema_version ("
+            + "version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+        int current = 0;
+        try (ResultSet rs = s.executeQuery("SELECT coalesce(max(version), 0) FROM " + schema
+            + ".schema_version")) {
+          rs.next();
+          current = rs.getInt(1);
+        }
+        if (current > VERSION) {
+          throw new LedgerException("Schema '" + schema + "' is at version " + current
+              + ", newer than the " + VERSION + " this library reads; upgrade the library");
+        }
+        for (int v = current + 1; v <= VERSION; v++) {
+          for (String ddl : MIGRATIONS.get(v - 1)) {
+            s.execute(String.format(ddl, schema));
+          }
+          s.execute("INSERT INTO " + schema + ".schema_version(version) VALUES (" + v + ")");
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    } catch (SQLException e) {
+      throw new DatabaseException("Migrating schema '" + schema + "'", e, false);
+    }
+  }
+
+  static void rollbackQuietly(Connection c, Exception failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+}

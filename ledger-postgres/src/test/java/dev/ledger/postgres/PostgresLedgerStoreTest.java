@@ -1,0 +1,199 @@
+package dev.ledger.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.EventFollower;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerOptions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/** What the contract suite does not cover: migration races, reconnection, refusals. */
+class PostgresLedgerStoreTest {
+  private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+  /** A ledger state for these tests. */
+  public record Counter(long value) {}
+
+  @Test
+  void storesOpeningAtOnceMigrateTheSchemaOnce() throws Exception {
+    String schema = TestDatabase.freshSchema();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<PostgresLedgerStore>> opening = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        Callable<PostgresLedgerStore> open = () -> PostgresLedgerStore.open(
+            TestDatabase.dataSource(), schema, LedgerOptions.defaults());
+        opening.add(pool.submit(open));
+      }
+      for (Future<PostgresLedgerStore> store : opening) {
+        store.get().close();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(versions(schema)).containsExactly(Schema.VERSION);
+  }
+
+  @Test
+  void aSchemaOfANewerVersionIsRefused() throws Exception {
+    String schema = TestDatabase.freshSchema();
+    PostgresLedgerStore.open(TestDatabase.dataSource(), schema, LedgerOptions.defaults())
+        .close();
+    execute("INSERT INTO " + schema + ".schema_version(version) VALUES (" + (Schema.VERSION + 1)
+        + ")");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), schema,
+        LedgerOptions.defaults()))
+        .isInstanceOf(LedgerException.class)
+        .hasMessageContaining(schema).hasMessageContaining("version " + (Schema.VERSION + 1));
+  }
+
+  @Test
+  void invalidSchemaNamesAreRefused() {
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), "Bad-Name",
+        LedgerOptions.defaults())).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Bad-Name");
+  }
+
+  @Test
+  void factoriesRefuseNullsAndForeignUrlsBeforeTouchingTheDatabase() {
+    LedgerOptions options = LedgerOptions.defaults();
+    assertThatThrownBy(() -> PostgresLedgerStore.open(null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("dataSource");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), null, options))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("schema");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(TestDatabase.dataSource(), "s", null))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("options");
+    assertThatThrownBy(() -> PostgresLedgerStore.connect(null, "u", null, "s", options))
+        .isInstanceOf(NullPointerException.class).hasMessageContaining("jdbcUrl");
+    assertThatThrownBy(() -> PostgresLedgerStore.connect("jdbc:sqlite:x.db", "u", null, "s",
+        options)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sqlite");
+  }
+
+  @Test
+  void anUnreachableServerIsARetryableDatabaseException() throws Exception {
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    org.postgresql.ds.PGSimpleDataSource nowhere = new org.postgresql.ds.PGSimpleDataSource();
+    nowhere.setUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
+    assertThatThrownBy(() -> PostgresLedgerStore.open(nowhere, "s", LedgerOptions.defaults()))
+        .isInstanceOfSatisfying(DatabaseException.class, e -> {
+          assertThat(e.retryable()).isTrue();
+          assertThat(e.sqlState()).startsWith("08");
+          assertThat(e.getMessage()).contains("schema 's'");
+        });
+  }
+
+  @Test
+  void aStoreOverItsOwnPoolSeesTheSameLedgers() {
+    String schema = TestDatabase.freshSchema();
+    try (PostgresLedgerStore shared = PostgresLedgerStore.open(TestDatabase.dataSource(), schema,
+            LedgerOptions.defaults());
+        PostgresLedgerStore owned = PostgresLedgerStore.connect(TestDatabase.jdbcUrl(),
+            "postgres", null, schema, LedgerOptions.defaults())) {
+      shared.ledger("a", Counter.class).commit(Ledger.NO_REVISION, new Counter(1));
+      assertThat(owned.ledger("a", Counter.class).load().state()).isEqualTo(new Counter(1));
+      assertThat(owned.rootIds()).containsExactly("a");
+    }
+  }
+
+  @Test
+  void followerResumesWithoutLossOrDuplicateAfterTheListeningConnectionIsKilled()
+      throws Exception {
+    String schema = TestDatabase.freshSchema();
+    try (PostgresLedgerStore reading = PostgresLedgerStore.open(TestDatabase.dataSource(),
+            schema, LedgerOptions.defaults());
+        PostgresLedgerStore writing = PostgresLedgerStore.open(TestDatabase.dataSource(),
+            schema, LedgerOptions.defaults())) {
+      // Only a notification or a reconnection may wake the follower: no polling.
+      reading.pollBoundNanos(Long.MAX_VALUE);
+      Ledger<Counter> writer = writing.ledger("resume", Counter.class);
+      long revision = commit(writer, Ledger.NO_REVISION, 3);
+      try (EventFollower follower = reading.ledger("resume", Counter.class)
+          .follow(Cursor.START, 2)) {
+        List<Long> seen = new ArrayList<>();
+        receive(follower, seen, 3);
+        CommitListener listener = reading.listener();
+        awaitTrue("the listener is connected", () -> listener.backendPid() != 0);
+        int pid = listener.backendPid();
+        execute("SELECT pg_terminate_backend(" + pid + ")");
+        // Committed while the listener is down or reconnecting: no notification reaches it.
+        revision = commit(writer, revision, 4);
+        receive(follower, seen, 7);
+        awaitTrue("the listener reconnected", () -> listener.connections() >= 2
+            && listener.backendPid() != 0 && listener.backendPid() != pid);
+        commit(writer, revision, 2);
+        receive(follower, seen, 9);
+        assertThat(seen).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+        assertThat(follower.poll()).isEmpty();
+      }
+    }
+  }
+
+  private static long commit(Ledger<Counter> ledger, long revision, int events) {
+    List<EventDraft> drafts = new ArrayList<>();
+    for (int i = 0; i < events; i++) {
+      drafts.add(EventDraft.of("tick", Map.of("i", i)));
+    }
+    return ledger.commit(revision, new Counter(revision + 1), drafts).revision();
+  }
+
+  private static void receive(EventFollower follower, List<Long> seen, int total)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (seen.size() < total) {
+      long left = deadline - System.nanoTime();
+      assertThat(left).as("events %s arrive in time; have %s", total, seen).isPositive();
+      Optional<Event> next = follower.next(Duration.ofNanos(left));
+      next.ifPresent(e -> seen.add(e.sequence()));
+    }
+  }
+
+  private static void awaitTrue(String what, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() < deadline).as("not within %s: %s", DEADLINE, what).isTrue();
+      Thread.sleep(10);
+    }
+  }
+
+  private static List<Integer> versions(String schema) throws Exception {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version FROM " + schema
+            + ".schema_version ORDER BY version")) {
+      List<Integer> out = new ArrayList<>();
+      while (rs.next()) {
+        out.add(rs.getInt(1));
+      }
+      return out;
+    }
+  }
+
+  private static void execute(String sql) throws Exception {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}
