@@ -71,11 +71,13 @@ import org.slf4j.LoggerFactory;
  * writes a {@code patch} record (a {@link CommitRecord} whose {@code patch} is the caller's
  * patch and whose {@code state} is absent), except at revision 1, where nothing precedes it
  * and it writes a {@code state} record holding the patch applied to an empty object (the
- * journal format allows a patch only after a state). A batch
- * ({@link #commitPatches}) is consecutive record lines in one write and one force, all in
- * the segment the first one goes to (a segment may so pass {@code segmentBytes} by one
- * batch); a crash keeps a prefix of whole records, and the torn rest is cut by recovery like
- * any torn tail. After a patch commit the writer's {@link Tail} holds only the position
+ * journal format allows a patch only after a state). A batch ({@link #commitPatches}) is
+ * checked whole under one lock, then written as consecutive records, each appended and
+ * forced in turn, so that a crash keeps a prefix of whole records and at most one torn record
+ * after it, which recovery cuts like any torn tail. (One write and one force for the whole
+ * batch would be cheaper, but recovery could not tell a batch torn in its middle, with later
+ * records of it on disk, from damage to acknowledged records: that needs a batch mark in the
+ * journal format.) After a patch commit the writer's {@link Tail} holds only the position
  * ({@link Tail.Holds#POSITION}); a later {@link dev.ledger.core.Ledger} commit, having no
  * previous state to diff against, records its whole state (a {@code state} record) and the
  * writer holds states again from there. Readers are unchanged: a patch commit does not
@@ -510,9 +512,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   /**
    * The writer path for patches: lock, current tail (holding only its position), commands,
-   * revision, then one write of every record line and one force. With {@code replay} (a
-   * single request), a command recorded with the same digest returns its recorded result; in
-   * a batch, any recorded command refuses the batch.
+   * revision and limits for every request, then the records, each appended and forced in
+   * turn. With {@code replay} (a single request), a command recorded with the same digest
+   * returns its recorded result; in a batch, any recorded command refuses the batch. If an
+   * append fails, the records before it are committed and the ledger is failed (as for
+   * {@link #commit}); the caller re-reads after reopening.
    */
   private List<CommitResult> writePatches(List<PatchRequest> batch, boolean replay) {
     if (readOnlyStore != null) {
@@ -543,28 +547,23 @@ final class FileLedger implements LedgerBackend, PatchLog {
       List<CommitRecord> records = PatchRecords.build(root, t.revision, t.nextSequence, batch,
           options.clock().instant());
       byte[][] lines = new byte[records.size()][];
-      int total = 0;
       for (int i = 0; i < lines.length; i++) {
         lines[i] = JournalLine.encode(records.get(i));
         if (lines[i].length > maxWriteLine) {
           throw new LimitExceededException(root, "commit record", maxWriteLine,
               lines[i].length);
         }
-        total = Math.addExact(total, lines[i].length);
-      }
-      byte[] bytes = lines.length == 1 ? lines[0] : new byte[total];
-      if (lines.length > 1) {
-        int at = 0;
-        for (byte[] line : lines) {
-          System.arraycopy(line, 0, bytes, at, line.length);
-          at += line.length;
-        }
       }
       held.verify();
-      long offset = append(t, bytes, records.get(0).revision());
       List<CommitResult> results = new ArrayList<>(records.size());
       for (int i = 0; i < lines.length; i++) {
+        // One append and force per record, not one for the batch: the journal's recovery
+        // tells a torn tail from damage by what follows a bad line, so at most one record
+        // may be unforced at a time. Several unforced records could reach the disk with an
+        // earlier one torn and later ones whole (sectors are written in any order), which
+        // readers must take for damage before the tail.
         CommitRecord record = records.get(i);
+        long offset = append(t, lines[i], record.revision());
         t.revision = record.revision();
         t.nextSequence = record.nextSequence();
         t.stateVersion = record.stateVersion();
@@ -576,7 +575,6 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.sinceCheckpoint++;
         results.add(record.result(CursorCodec.encode(root, record.lastSequence(), t.segment,
             offset), false));
-        offset += lines[i].length;
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
       // No reader.publish: the read cache holds states and this commit built none; the next

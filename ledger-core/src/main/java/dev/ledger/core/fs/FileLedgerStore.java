@@ -538,8 +538,10 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
    *
    * <p><b>On disk</b>, a patch commit is an ordinary journal record carrying the caller's
    * merge patch, except the ledger's first commit, which records the patch applied to an
-   * empty object as its whole state (a patch needs a state before it). A batch is written as
-   * consecutive records in one segment, with one write and one force. The writer keeps no
+   * empty object as its whole state (a patch needs a state before it). A batch is checked
+   * whole under one lock, then written as consecutive records, each forced in turn (a crash
+   * keeps a prefix of the batch; see {@code FileLedger} for why not one force for the
+   * batch). The writer keeps no
    * state for a patch commit: a later {@link dev.ledger.core.Ledger} commit on the same root
    * records its whole state once, then diffs again.
    *

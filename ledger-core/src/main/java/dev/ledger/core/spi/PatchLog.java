@@ -21,8 +21,10 @@ import java.util.stream.Stream;
  *
  * <p><b>Durability and atomicity</b> are those of {@link LedgerBackend#commit}: when
  * {@link #commitPatches} returns under {@code SYNC}, every commit of the batch survives a
- * power cut; the batch is written as consecutive journal records with one force, and after a
- * crash a prefix of it survives (each record whole or not at all). The records are ordinary
+ * power cut; the batch is written as consecutive journal records, and after a crash a prefix
+ * of it survives (each record whole or not at all). How many forces that takes is the
+ * backend's: the file store forces each record, since its recovery could not tell a batch
+ * torn in its middle from damage. The records are ordinary
  * journal records (a {@code patch} record of the journal format), so verify, repair, export,
  * import and followers treat them like any other.
  *
@@ -65,7 +67,8 @@ public interface PatchLog {
   Stream<LoggedCommit> commitsAfter(long revision);
 
   /**
-   * Commits a batch of patches under one writer lock and one force (a group commit). Every
+   * Commits a batch of patches under one writer lock (a group commit: one lock, one catch-up
+   * with other writers, one check of the whole batch). Every
    * request is checked before anything is written: the first request's expected revision
    * must be the newest revision, each next one's the revision the previous one produces, and
    * no request's command may already be recorded (with any digest). If any check fails,

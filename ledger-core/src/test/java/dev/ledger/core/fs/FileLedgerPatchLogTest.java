@@ -491,6 +491,60 @@ class FileLedgerPatchLogTest {
   }
 
   @Test
+  void racingThreadsEachCommitOnceThroughRevisionChecks() throws Exception {
+    int threads = 4;
+    int each = 10;
+    try (FileLedgerStore store = open()) {
+      PatchLog log = store.patchLog(ROOT);
+      log.commitPatch(new PatchRequest(0, com.fasterxml.jackson.databind.node.JsonNodeFactory
+          .instance.objectNode().put("start", true), 0, List.of(), null, null));
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(threads);
+      try {
+        List<java.util.concurrent.Future<Integer>> conflicts = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int thread = t;
+          conflicts.add(pool.submit(() -> {
+            int lost = 0;
+            for (int i = 0; i < each; i++) {
+              ObjectNode patch = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                  .objectNode().put("t" + thread + "-" + i, i);
+              List<EventDraft> drafts = List.of(EventDraft.of("set", Map.of("i", i))
+                  .withCommandId("t" + thread + "-" + i));
+              while (true) {
+                long head = store.head(ROOT).orElseThrow().revision();
+                try {
+                  log.commitPatch(new PatchRequest(head, patch, 0, drafts,
+                      CommitRequest.publicCommandId("t" + thread + "-" + i),
+                      CommandDigests.intent(drafts)));
+                  break;
+                } catch (RevisionConflictException e) {
+                  lost++;
+                }
+              }
+            }
+            return lost;
+          }));
+        }
+        for (var f : conflicts) {
+          f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+      } finally {
+        pool.shutdownNow();
+      }
+      JsonNode loaded = store.ledger(ROOT, JsonNode.class).load().state();
+      assertThat(store.head(ROOT).orElseThrow().revision()).isEqualTo(1 + threads * each);
+      assertThat(loaded.size()).isEqualTo(1 + threads * each);
+      for (int t = 0; t < threads; t++) {
+        for (int i = 0; i < each; i++) {
+          assertThat(loaded.get("t" + t + "-" + i).asInt()).isEqualTo(i);
+        }
+      }
+      assertThat(store.verify().clean()).isTrue();
+    }
+  }
+
+  @Test
   void badArgumentsAreRefusedWritingNothing() throws IOException {
     try (FileLedgerStore store = open()) {
       assertThatThrownBy(() -> store.patchLog(null)).isInstanceOf(NullPointerException.class);
