@@ -85,6 +85,8 @@ final class FileLedger implements LedgerBackend {
   private final LedgerReader reader;
   /** Fired once each commit of this store is durable, for followers in this process. */
   private final CommitSignal signal = new CommitSignal();
+  /** The store's bounded set of ledgers holding open files; told of every commit. */
+  private final OpenWriters openWriters;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -92,8 +94,9 @@ final class FileLedger implements LedgerBackend {
    * by {@code options}.
    */
   FileLedger(String root, Path dir, LedgerOptions options, StoreLimits limits,
-      String readOnlyStore) {
+      String readOnlyStore, OpenWriters openWriters) {
     this.root = root;
+    this.openWriters = openWriters;
     this.readOnlyStore = readOnlyStore;
     this.dir = dir;
     this.lockFile = dir.resolve(".lock");
@@ -161,6 +164,15 @@ final class FileLedger implements LedgerBackend {
     if (readOnlyStore != null) {
       throw new ReadOnlyStoreException(readOnlyStore, root);
     }
+    try {
+      return commitUnderLock(request);
+    } finally {
+      // After the lock is released: this may park other ledgers, taking their locks.
+      openWriters.committed(this);
+    }
+  }
+
+  private CommitResult commitUnderLock(CommitRequest request) {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
@@ -268,6 +280,9 @@ final class FileLedger implements LedgerBackend {
   private Tail currentTail() {
     try {
       Tail t = tail;
+      if (t != null && t.parked) {
+        t = unpark(t);
+      }
       if (t != null) {
         if (t.channel == null) {
           if (!Files.exists(journal.segment(1))) {
@@ -479,6 +494,84 @@ final class FileLedger implements LedgerBackend {
         held.close();
       }
     }
+  }
+
+  /**
+   * Gives back this writer's open files while it is idle: takes the ledger's lock without
+   * waiting, catches up with other processes' commits if any, cuts the preallocated zeros (as
+   * {@link #close} does, forced under SYNC), closes the segment channel and lets go of the
+   * kept lock-file channel. The tail stays in memory, marked parked, so the next commit
+   * reopens its segment and checks that nothing was written after it (see
+   * {@link #unpark}) instead of replaying the journal. No checkpoint is written: commits
+   * since the last one stay where a crash would leave them, in the journal.
+   *
+   * @return false if the lock is busy (a commit of this or another process is in flight), and
+   *     nothing was done; true if the ledger holds no open file now
+   */
+  boolean park() {
+    FileLocks.Held held;
+    try {
+      held = FileLocks.acquire(lockFile, java.time.Duration.ZERO);
+    } catch (dev.ledger.core.LockTimeoutException e) {
+      return false;
+    } catch (RuntimeException e) {
+      LOG.warn("Ledger '{}': could not lock it to park it; it stays open", root, e);
+      return false;
+    }
+    try {
+      Tail t = tail;
+      if (t != null && t.channel != null) {
+        parkTail(t);
+      }
+      return true;
+    } finally {
+      // As in close: the kept channel goes first, so that this release empties the lock file.
+      releaseLockChannel();
+      held.close();
+    }
+  }
+
+  /** Trims and closes {@code t}'s segment; drops the tail if that fails. Under the lock. */
+  private void parkTail(Tail t) {
+    try {
+      if (failure == null) {
+        Tail current = currentTail();
+        if (current.channel != null) {
+          trimPreallocated(current);
+        }
+        t = current;
+      }
+    } catch (IOException | RuntimeException e) {
+      // The next commit recovers from the files, as after a restart.
+      LOG.warn("Ledger '{}': trimming the journal while parking failed", root, e);
+      closeChannel(t);
+      tail = null;
+      return;
+    }
+    closeChannel(t);
+    if (failure == null && tail == t) {
+      t.parked = true;
+    } else {
+      tail = null;
+    }
+  }
+
+  /**
+   * Reopens the segment of a parked tail; the probe that follows in {@link #currentTail}
+   * checks what other writers did meanwhile. Returns null (recover from the files) if the
+   * segment is gone.
+   */
+  private Tail unpark(Tail t) throws IOException {
+    t.parked = false;
+    try {
+      t.channel = SafeFiles.open(journal.segment(t.segment), Set.of(StandardOpenOption.READ,
+          StandardOpenOption.WRITE));
+    } catch (java.nio.file.NoSuchFileException e) {
+      tail = null;
+      return null;
+    }
+    t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
+    return t;
   }
 
   /** Keeps the lock file's channel open while this store writes (see FileLocks.retain). */

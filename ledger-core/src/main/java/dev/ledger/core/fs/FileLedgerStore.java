@@ -95,9 +95,12 @@ public final class FileLedgerStore implements LedgerStore {
   private final boolean readOnly;
   private final StoreLimits limits;
   private final Ledgers shell;
+  /** The ledgers holding open files for writing, at most the options' open writer limit. */
+  private final OpenWriters openWriters;
 
   private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly,
       StoreLimits limits) {
+    this.openWriters = new OpenWriters(options.openWriterLimit());
     this.base = base;
     this.ledgers = base.resolve("ledgers");
     this.readOnly = readOnly;
@@ -534,7 +537,7 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     protected FileLedger newBackend(String rootId) {
       return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-          options(), limits, readOnly ? "file store at " + base : null);
+          options(), limits, readOnly ? "file store at " + base : null, openWriters);
     }
 
     @Override
@@ -559,6 +562,7 @@ public final class FileLedgerStore implements LedgerStore {
 
     @Override
     protected void closeBackends(Collection<FileLedger> backends) {
+      openWriters.clear();
       LedgerException first = null;
       for (FileLedger ledger : backends) {
         try {

@@ -27,6 +27,8 @@ final class Tail {
   FileChannel channel;
   /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
   long allocated;
+  /** Whether the writer closed {@link #channel} while idle (see FileLedger.park). */
+  boolean parked;
   /** Records since the last checkpoint (writer only). */
   int sinceCheckpoint;
   /** Commands committed since the last checkpoint, not yet in the command index (writer only). */
