@@ -362,10 +362,14 @@ final class FileLedger implements LedgerBackend {
    * up to a page), forced with the record they follow. One page per write: the page cache
    * sizes a folio by the write that creates it, and a commit that dirties a byte of a large
    * folio writes the whole folio back (measured: one 128 KiB write of zeros made every later
-   * commit write 128 KiB; page-sized writes keep it at one page).
+   * commit write 128 KiB; page-sized writes keep it at one page). A writer back from
+   * {@linkplain #park parking} starts with one page and doubles the window at each extension
+   * (see {@link Tail#window}): a ledger committed once in a while should not write 128 KiB of
+   * zeros per commit only to have them cut when it is parked again.
    */
   private static void preallocate(Tail t, long from) throws IOException {
-    long to = (from + JournalFiles.PREALLOCATE_BYTES + PAGE - 1) / PAGE * PAGE;
+    long to = (from + t.window + PAGE - 1) / PAGE * PAGE;
+    t.window = Math.min(JournalFiles.PREALLOCATE_BYTES, t.window * 2);
     ByteBuffer zeros = ByteBuffer.allocate(PAGE);
     for (long at = from; at < to; at = (at / PAGE + 1) * PAGE) {
       zeros.clear().limit((int) (Math.min(to, (at / PAGE + 1) * PAGE) - at));
@@ -412,6 +416,24 @@ final class FileLedger implements LedgerBackend {
       if (sync) {
         t.channel.force(true);
       }
+    } else if (sync && t.trimUnforced) {
+      t.channel.force(true); // parking cut zeros without a force; a full segment needs it
+    }
+    t.trimUnforced = false;
+    t.allocated = t.end;
+  }
+
+  /**
+   * Cuts the preallocated zeros of a writer being parked, without a force: until a force, a
+   * crash may bring the zeros back, and zeros after the last record of the last segment are
+   * what every reader and recovery accept as its end. The next commit's {@code fdatasync}
+   * makes the new size durable; a later trim that finds nothing to cut still forces (see
+   * {@link #trimPreallocated}), so a full segment never keeps zeros before the next one.
+   */
+  private void trimForParking(Tail t) throws IOException {
+    if (t.channel.size() > t.end) {
+      t.channel.truncate(t.end);
+      t.trimUnforced = sync;
     }
     t.allocated = t.end;
   }
@@ -499,7 +521,7 @@ final class FileLedger implements LedgerBackend {
   /**
    * Gives back this writer's open files while it is idle: takes the ledger's lock without
    * waiting, catches up with other processes' commits if any, cuts the preallocated zeros (as
-   * {@link #close} does, forced under SYNC), closes the segment channel and lets go of the
+   * {@link #close} does, but without a force: see {@link #trimForParking}), closes the segment channel and lets go of the
    * kept lock-file channel. The tail stays in memory, marked parked, so the next commit
    * reopens its segment and checks that nothing was written after it (see
    * {@link #unpark}) instead of replaying the journal. No checkpoint is written: commits
@@ -537,7 +559,7 @@ final class FileLedger implements LedgerBackend {
       if (failure == null) {
         Tail current = currentTail();
         if (current.channel != null) {
-          trimPreallocated(current);
+          trimForParking(current);
         }
         t = current;
       }
@@ -571,6 +593,7 @@ final class FileLedger implements LedgerBackend {
       return null;
     }
     t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
+    t.window = PAGE;
     return t;
   }
 
