@@ -126,6 +126,10 @@ public final class Bench {
         progress("9 many ledgers (" + config.manyLedgers() + ")");
         ManyLedgersScenario.run(config, report);
       }
+      if (s.contains(10)) {
+        progress("10 follow latency");
+        FollowLatencyScenario.run(config, report);
+      }
     } finally {
       ScratchFiles.deleteTree(config.dir());
     }

@@ -521,11 +521,12 @@ final class FileLedger implements LedgerBackend {
   /**
    * Gives back this writer's open files while it is idle: takes the ledger's lock without
    * waiting, catches up with other processes' commits if any, cuts the preallocated zeros (as
-   * {@link #close} does, but without a force: see {@link #trimForParking}), closes the segment channel and lets go of the
-   * kept lock-file channel. The tail stays in memory, marked parked, so the next commit
-   * reopens its segment and checks that nothing was written after it (see
-   * {@link #unpark}) instead of replaying the journal. No checkpoint is written: commits
-   * since the last one stay where a crash would leave them, in the journal.
+   * {@link #close} does, but without a force: see {@link #trimForParking}), closes the
+   * segment channel and lets go of the kept lock-file channel. The tail stays in memory,
+   * marked parked, so the next commit reopens its segment and checks that nothing was
+   * written after it (see {@link #unpark}) instead of replaying the journal. No checkpoint
+   * is written: commits since the last one stay where a crash would leave them, in the
+   * journal.
    *
    * @return false if the lock is busy (a commit of this or another process is in flight), and
    *     nothing was done; true if the ledger holds no open file now
