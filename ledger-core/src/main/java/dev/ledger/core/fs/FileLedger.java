@@ -54,6 +54,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
  * commit it makes so that a load in this process costs two {@code stat}s and a one-byte read.
  *
+ * <p><b>Open files.</b> From its first commit a writer keeps its segment's channel and its
+ * lock file's channel open, and zeros preallocated after its last record, until the store
+ * closes or {@link OpenWriters} parks it ({@link #park}) to keep the store within its
+ * {@link LedgerOptions#openWriterLimit()}.
+ *
  * <p><b>Failure.</b> An I/O error while appending or forcing poisons the ledger in this store:
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
  * reads what is really on disk. A failed checkpoint is logged and retried at the next commit;
