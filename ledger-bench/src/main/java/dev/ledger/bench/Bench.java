@@ -18,6 +18,7 @@ import java.util.TreeSet;
  * --smoke              smallest sizes, one round (seconds; what the build runs)
  * --rounds N           measured rounds (after one warm-up round)
  * --scenarios 1,2,...  run only these scenarios
+ * --ledgers N          ledgers of scenario 9 (default 100,000; smoke 200)
  * --dir PATH           scratch directory for the stores (default target/bench-data);
  *                      deleted before and after the run
  * --out PATH           where the Markdown table goes (default target/bench.md)
@@ -34,12 +35,14 @@ public final class Bench {
     boolean smoke = false;
     boolean publish = false;
     Integer rounds = null;
+    Integer manyLedgers = null;
     Set<Integer> scenarios = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--smoke" -> smoke = true;
         case "--publish" -> publish = true;
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+        case "--ledgers" -> manyLedgers = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--scenarios" -> {
@@ -49,7 +52,8 @@ public final class Bench {
           }
         }
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
-            + "; flags: --smoke --rounds N --scenarios 1,2 --dir PATH --out PATH --publish");
+            + "; flags: --smoke --rounds N --scenarios 1,2 --ledgers N --dir PATH --out PATH"
+            + " --publish");
       }
     }
     BenchConfig config = smoke ? BenchConfig.smoke(dir) : BenchConfig.full(dir);
@@ -58,6 +62,9 @@ public final class Bench {
     }
     if (scenarios != null) {
       config = config.withScenarios(scenarios);
+    }
+    if (manyLedgers != null) {
+      config = config.withManyLedgers(manyLedgers);
     }
     String md = run(config, smoke ? "smoke" : "full");
     System.out.println(md);
@@ -116,7 +123,15 @@ public final class Bench {
         VerifyScenario.run(config, history, report);
       }
       if (s.contains(9)) {
-        progress("9 PostgreSQL");
+        progress("9 many ledgers (" + config.manyLedgers() + ")");
+        ManyLedgersScenario.run(config, report);
+      }
+      if (s.contains(10)) {
+        progress("10 follow latency");
+        FollowLatencyScenario.run(config, report);
+      }
+      if (s.contains(11)) {
+        progress("11 PostgreSQL");
         PostgresScenario.run(config, report);
       }
     } finally {

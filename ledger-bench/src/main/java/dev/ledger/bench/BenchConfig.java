@@ -20,8 +20,10 @@ import java.util.Set;
  * @param blobBytes size of the file put as a blob
  * @param blobRounds rounds of the blob put (each reads and writes {@code blobBytes})
  * @param snapshots snapshot counts in a root for getForAttempt: small, then large
- * @param scenarios which scenarios to run (1 to 8 by default; 9, PostgreSQL, which starts
+ * @param scenarios which scenarios to run (1 to 10 by default; 11, PostgreSQL, which starts
  *     a server of its own, only when named)
+ * @param manyLedgers ledgers of the many-ledgers scenario (9)
+ * @param followCommits commits per mode of the follow latency scenario (10)
  */
 record BenchConfig(
     Path dir,
@@ -35,27 +37,38 @@ record BenchConfig(
     long blobBytes,
     int blobRounds,
     List<Integer> snapshots,
-    Set<Integer> scenarios) {
+    Set<Integer> scenarios,
+    int manyLedgers,
+    int followCommits) {
 
   static BenchConfig full(Path dir) {
     return new BenchConfig(dir, 5, 1000, List.of(0, 10_000, 100_000, 1_000_000),
         List.of(0, 1_000), 1 << 20, 300, 8, 1L << 30, 3, List.of(100, 100_000),
-        Set.of(1, 2, 3, 4, 5, 6, 7, 8));
+        Set.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), 100_000, 2000);
   }
 
   static BenchConfig smoke(Path dir) {
     return new BenchConfig(dir, 1, 50, List.of(0, 200, 500, 1_000), List.of(0, 100),
-        64 * 1024, 8, 2, 1L << 20, 1, List.of(10, 50), Set.of(1, 2, 3, 4, 5, 6, 7, 8));
+        64 * 1024, 8, 2, 1L << 20, 1, List.of(10, 50), Set.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+        200, 50);
   }
 
   BenchConfig withRounds(int value) {
     return new BenchConfig(dir, value, roundMillis, histories, referenceHistories,
-        largeStateBytes, largeStateCommits, threads, blobBytes, blobRounds, snapshots, scenarios);
+        largeStateBytes, largeStateCommits, threads, blobBytes, blobRounds, snapshots, scenarios,
+        manyLedgers, followCommits);
   }
 
   BenchConfig withScenarios(Set<Integer> value) {
     return new BenchConfig(dir, rounds, roundMillis, histories, referenceHistories,
-        largeStateBytes, largeStateCommits, threads, blobBytes, blobRounds, snapshots, value);
+        largeStateBytes, largeStateCommits, threads, blobBytes, blobRounds, snapshots, value,
+        manyLedgers, followCommits);
+  }
+
+  BenchConfig withManyLedgers(int value) {
+    return new BenchConfig(dir, rounds, roundMillis, histories, referenceHistories,
+        largeStateBytes, largeStateCommits, threads, blobBytes, blobRounds, snapshots, scenarios,
+        value, followCommits);
   }
 
   int longHistory() {

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Scenario 9: single-ledger commits on PostgreSQL (a local server this scenario starts, with
+ * Scenario 11: single-ledger commits on PostgreSQL (a local server this scenario starts, with
  * its default settings: {@code fsync} and {@code synchronous_commit} on), the ledger store
  * against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
  * {@code INSERT} of the event in one transaction per commit.
  */
 final class PostgresScenario {
-  static final String NAME = "9. PostgreSQL single-ledger commits";
+  static final String NAME = "11. PostgreSQL single-ledger commits";
   private static final String LEDGER = "ledger (PostgresLedgerStore, own HikariCP pool)";
   private static final String JDBC = "plain JDBC: guarded UPDATE + INSERT, one transaction";
 

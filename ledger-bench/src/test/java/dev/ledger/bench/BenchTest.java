@@ -18,8 +18,9 @@ class BenchTest {
     assertThat(md).contains("| measurement | median | min | max | unit | rounds |",
         "### Ratios (of medians, same run) and targets", "ledger / floor",
         "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256",
-        "verify MB/s / raw read MB/s");
-    for (int scenario = 1; scenario <= 8; scenario++) {
+        "verify MB/s / raw read MB/s", "random ledger / hot ledger commits/s",
+        "in-process median latency, ms");
+    for (int scenario = 1; scenario <= 10; scenario++) {
       assertThat(md).contains("### " + scenario + ". ");
     }
   }

@@ -24,6 +24,8 @@ import java.util.function.Consumer;
  * @param updateBackoff base of the jittered exponential backoff between update attempts
  * @param mapper configures the Jackson mapper that converts states to and from JSON trees
  *     (see {@link #withMapper})
+ * @param openWriterLimit how many ledgers a file store keeps open for writing (see
+ *     {@link #withOpenWriterLimit})
  */
 public record LedgerOptions(
     Durability durability,
@@ -35,7 +37,11 @@ public record LedgerOptions(
     int maxEventPayloadBytes,
     int updateAttempts,
     Duration updateBackoff,
-    Consumer<JsonMapper.Builder> mapper) {
+    Consumer<JsonMapper.Builder> mapper,
+    int openWriterLimit) {
+
+  /** The default of {@link #openWriterLimit()}. */
+  public static final int DEFAULT_OPEN_WRITER_LIMIT = 64;
 
   private static final Consumer<JsonMapper.Builder> LIBRARY_MAPPER = builder -> { };
 
@@ -53,6 +59,7 @@ public record LedgerOptions(
    * @param updateAttempts attempts {@link Ledger#update} makes; at least 1
    * @param updateBackoff base of the backoff between update attempts; zero or positive
    * @param mapper configures the Jackson mapper of states (see {@link #withMapper})
+   * @param openWriterLimit ledgers a file store keeps open for writing; at least 1
    * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock},
    *     {@code updateBackoff} or {@code mapper} is null
    * @throws IllegalArgumentException if a number or duration is out of its range (see the
@@ -81,6 +88,34 @@ public record LedgerOptions(
     Preconditions.checkArgument(!updateBackoff.isNegative(),
         "updateBackoff must be zero or positive: %s", updateBackoff);
     Preconditions.checkNotNull(mapper, "mapper");
+    Preconditions.checkArgument(openWriterLimit >= 1,
+        "openWriterLimit must be at least 1: %s", openWriterLimit);
+  }
+
+  /**
+   * The options of API 1.0, with the default {@link #openWriterLimit()}
+   * ({@value #DEFAULT_OPEN_WRITER_LIMIT}).
+   *
+   * @param durability what is on stable storage when a commit returns
+   * @param lockTimeout how long a writer waits for a ledger's lock; zero or positive
+   * @param clock the clock stamping commits and events
+   * @param checkpointInterval commits between two checkpoints; at least 1
+   * @param segmentBytes size after which the journal starts a new segment; at least 4096
+   * @param maxStateBytes largest canonical JSON state accepted; 2 bytes to 512 MiB
+   * @param maxEventPayloadBytes largest canonical JSON event payload accepted; 2 bytes to
+   *     64 MiB
+   * @param updateAttempts attempts {@link Ledger#update} makes; at least 1
+   * @param updateBackoff base of the backoff between update attempts; zero or positive
+   * @param mapper configures the Jackson mapper of states (see {@link #withMapper})
+   * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock},
+   *     {@code updateBackoff} or {@code mapper} is null
+   * @throws IllegalArgumentException if a number or duration is out of its range
+   */
+  public LedgerOptions(Durability durability, Duration lockTimeout, Clock clock,
+      int checkpointInterval, long segmentBytes, int maxStateBytes, int maxEventPayloadBytes,
+      int updateAttempts, Duration updateBackoff, Consumer<JsonMapper.Builder> mapper) {
+    this(durability, lockTimeout, clock, checkpointInterval, segmentBytes, maxStateBytes,
+        maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, DEFAULT_OPEN_WRITER_LIMIT);
   }
 
   /**
@@ -93,7 +128,7 @@ public record LedgerOptions(
   public static LedgerOptions defaults() {
     return new LedgerOptions(Durability.SYNC, Duration.ofSeconds(30), Clock.systemUTC(), 256,
         64L * 1024 * 1024, 16 * 1024 * 1024, 1024 * 1024, 64, Duration.ofMillis(1),
-        LIBRARY_MAPPER);
+        LIBRARY_MAPPER, DEFAULT_OPEN_WRITER_LIMIT);
   }
 
   /**
@@ -105,7 +140,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withDurability(Durability value) {
     return new LedgerOptions(value, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -118,7 +154,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withLockTimeout(Duration value) {
     return new LedgerOptions(durability, value, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -130,7 +167,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withClock(Clock value) {
     return new LedgerOptions(durability, lockTimeout, value, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -142,7 +180,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withCheckpointInterval(int value) {
     return new LedgerOptions(durability, lockTimeout, clock, value, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -154,7 +193,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withSegmentBytes(long value) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, value,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -168,7 +208,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withLimits(int stateBytes, int eventPayloadBytes) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        stateBytes, eventPayloadBytes, updateAttempts, updateBackoff, mapper);
+        stateBytes, eventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit);
   }
 
   /**
@@ -183,7 +224,7 @@ public record LedgerOptions(
    */
   public LedgerOptions withUpdateRetry(int attempts, Duration backoff) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper);
+        maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper, openWriterLimit);
   }
 
   /**
@@ -204,6 +245,28 @@ public record LedgerOptions(
    */
   public LedgerOptions withMapper(Consumer<JsonMapper.Builder> customizer) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, customizer);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, customizer,
+        openWriterLimit);
+  }
+
+  /**
+   * These options with another bound on the ledgers a file store keeps open for writing.
+   * A ledger that commits keeps two file descriptors (its journal segment and its lock file)
+   * and up to 128 KiB of preallocated zeros at the end of its journal. A file store keeps at
+   * most {@code value} ledgers so; when one more commits, the least recently committed one is
+   * parked: its zeros are cut (as a close cuts them), its descriptors are closed, and it
+   * stays loaded in memory, so its next commit reopens the segment without replaying the
+   * journal. A ledger busy committing is parked later. So a process holds about
+   * {@code 2 * value} descriptors for its writers however many ledgers it writes. The
+   * in-memory store ignores this option.
+   *
+   * @param value ledgers kept open for writing; at least 1 (default
+   *     {@value #DEFAULT_OPEN_WRITER_LIMIT})
+   * @return the new options
+   * @throws IllegalArgumentException if {@code value} is less than 1
+   */
+  public LedgerOptions withOpenWriterLimit(int value) {
+    return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, value);
   }
 }

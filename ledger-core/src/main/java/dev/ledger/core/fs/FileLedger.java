@@ -60,6 +60,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
  * commit it makes so that a load in this process costs two {@code stat}s and a one-byte read.
  *
+ * <p><b>Open files.</b> From its first commit a writer keeps its segment's channel and its
+ * lock file's channel open, and zeros preallocated after its last record, until the store
+ * closes or {@link OpenWriters} parks it ({@link #park}) to keep the store within its
+ * {@link LedgerOptions#openWriterLimit()}.
+ *
  * <p><b>Failure.</b> An I/O error while appending or forcing poisons the ledger in this store:
  * later writes throw {@link LedgerFailedException} until the store is reopened and recovery
  * reads what is really on disk. A failed checkpoint is logged and retried at the next commit;
@@ -122,6 +127,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private final JournalGrowth growth;
   /** Where this store's last patch commit ended, or null: saves a scan for the data's end. */
   private volatile JournalGrowth.Position patchEnd;
+  /** The store's bounded set of ledgers holding open files; told of every commit. */
+  private final OpenWriters openWriters;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -129,8 +136,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * by {@code options}.
    */
   FileLedger(String root, Path dir, LedgerOptions options, StoreLimits limits,
-      String readOnlyStore) {
+      String readOnlyStore, OpenWriters openWriters) {
     this.root = root;
+    this.openWriters = openWriters;
     this.readOnlyStore = readOnlyStore;
     this.dir = dir;
     this.lockFile = dir.resolve(".lock");
@@ -199,6 +207,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
     if (readOnlyStore != null) {
       throw new ReadOnlyStoreException(readOnlyStore, root);
     }
+    try {
+      return commitUnderLock(request);
+    } finally {
+      // After the lock is released: this may park other ledgers, taking their locks.
+      openWriters.committed(this);
+    }
+  }
+
+  private CommitResult commitUnderLock(CommitRequest request) {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
@@ -317,6 +334,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private Tail currentTail(Tail.Holds want) {
     try {
       Tail t = tail;
+      if (t != null && t.parked) {
+        t = unpark(t);
+      }
       if (t != null) {
         if (want == Tail.Holds.POSITION) {
           t.dropState();
@@ -401,10 +421,14 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * up to a page), forced with the record they follow. One page per write: the page cache
    * sizes a folio by the write that creates it, and a commit that dirties a byte of a large
    * folio writes the whole folio back (measured: one 128 KiB write of zeros made every later
-   * commit write 128 KiB; page-sized writes keep it at one page).
+   * commit write 128 KiB; page-sized writes keep it at one page). A writer back from
+   * {@linkplain #park parking} starts with one page and doubles the window at each extension
+   * (see {@link Tail#window}): a ledger committed once in a while should not write 128 KiB of
+   * zeros per commit only to have them cut when it is parked again.
    */
   private static void preallocate(Tail t, long from) throws IOException {
-    long to = (from + JournalFiles.PREALLOCATE_BYTES + PAGE - 1) / PAGE * PAGE;
+    long to = (from + t.window + PAGE - 1) / PAGE * PAGE;
+    t.window = Math.min(JournalFiles.PREALLOCATE_BYTES, t.window * 2);
     ByteBuffer zeros = ByteBuffer.allocate(PAGE);
     for (long at = from; at < to; at = (at / PAGE + 1) * PAGE) {
       zeros.clear().limit((int) (Math.min(to, (at / PAGE + 1) * PAGE) - at));
@@ -451,6 +475,24 @@ final class FileLedger implements LedgerBackend, PatchLog {
       if (sync) {
         t.channel.force(true);
       }
+    } else if (sync && t.trimUnforced) {
+      t.channel.force(true); // parking cut zeros without a force; a full segment needs it
+    }
+    t.trimUnforced = false;
+    t.allocated = t.end;
+  }
+
+  /**
+   * Cuts the preallocated zeros of a writer being parked, without a force: until a force, a
+   * crash may bring the zeros back, and zeros after the last record of the last segment are
+   * what every reader and recovery accept as its end. The next commit's {@code fdatasync}
+   * makes the new size durable; a later trim that finds nothing to cut still forces (see
+   * {@link #trimPreallocated}), so a full segment never keeps zeros before the next one.
+   */
+  private void trimForParking(Tail t) throws IOException {
+    if (t.channel.size() > t.end) {
+      t.channel.truncate(t.end);
+      t.trimUnforced = sync;
     }
     t.allocated = t.end;
   }
@@ -703,6 +745,86 @@ final class FileLedger implements LedgerBackend, PatchLog {
         held.close();
       }
     }
+  }
+
+  /**
+   * Gives back this writer's open files while it is idle: takes the ledger's lock without
+   * waiting, catches up with other processes' commits if any, cuts the preallocated zeros (as
+   * {@link #close} does, but without a force: see {@link #trimForParking}), closes the
+   * segment channel and lets go of the kept lock-file channel. The tail stays in memory,
+   * marked parked, so the next commit reopens its segment and checks that nothing was
+   * written after it (see {@link #unpark}) instead of replaying the journal. No checkpoint
+   * is written: commits since the last one stay where a crash would leave them, in the
+   * journal.
+   *
+   * @return false if the lock is busy (a commit of this or another process is in flight), and
+   *     nothing was done; true if the ledger holds no open file now
+   */
+  boolean park() {
+    FileLocks.Held held;
+    try {
+      held = FileLocks.acquire(lockFile, java.time.Duration.ZERO);
+    } catch (dev.ledger.core.LockTimeoutException e) {
+      return false;
+    } catch (RuntimeException e) {
+      LOG.warn("Ledger '{}': could not lock it to park it; it stays open", root, e);
+      return false;
+    }
+    try {
+      Tail t = tail;
+      if (t != null && t.channel != null) {
+        parkTail(t);
+      }
+      return true;
+    } finally {
+      // As in close: the kept channel goes first, so that this release empties the lock file.
+      releaseLockChannel();
+      held.close();
+    }
+  }
+
+  /** Trims and closes {@code t}'s segment; drops the tail if that fails. Under the lock. */
+  private void parkTail(Tail t) {
+    try {
+      if (failure == null) {
+        Tail current = currentTail();
+        if (current.channel != null) {
+          trimForParking(current);
+        }
+        t = current;
+      }
+    } catch (IOException | RuntimeException e) {
+      // The next commit recovers from the files, as after a restart.
+      LOG.warn("Ledger '{}': trimming the journal while parking failed", root, e);
+      closeChannel(t);
+      tail = null;
+      return;
+    }
+    closeChannel(t);
+    if (failure == null && tail == t) {
+      t.parked = true;
+    } else {
+      tail = null;
+    }
+  }
+
+  /**
+   * Reopens the segment of a parked tail; the probe that follows in {@link #currentTail}
+   * checks what other writers did meanwhile. Returns null (recover from the files) if the
+   * segment is gone.
+   */
+  private Tail unpark(Tail t) throws IOException {
+    t.parked = false;
+    try {
+      t.channel = SafeFiles.open(journal.segment(t.segment), Set.of(StandardOpenOption.READ,
+          StandardOpenOption.WRITE));
+    } catch (java.nio.file.NoSuchFileException e) {
+      tail = null;
+      return null;
+    }
+    t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
+    t.window = PAGE;
+    return t;
   }
 
   /** Keeps the lock file's channel open while this store writes (see FileLocks.retain). */

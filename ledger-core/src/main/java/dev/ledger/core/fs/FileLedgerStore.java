@@ -97,9 +97,12 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
   private final boolean readOnly;
   private final StoreLimits limits;
   private final Ledgers shell;
+  /** The ledgers holding open files for writing, at most the options' open writer limit. */
+  private final OpenWriters openWriters;
 
   private FileLedgerStore(Path base, LedgerOptions options, boolean readOnly,
       StoreLimits limits) {
+    this.openWriters = new OpenWriters(options.openWriterLimit());
     this.base = base;
     this.ledgers = base.resolve("ledgers");
     this.readOnly = readOnly;
@@ -578,7 +581,7 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
     @Override
     protected FileLedger newBackend(String rootId) {
       return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-          options(), limits, readOnly ? "file store at " + base : null);
+          options(), limits, readOnly ? "file store at " + base : null, openWriters);
     }
 
     /** The backend of {@code rootId}, created if none was handed out yet. */
@@ -608,6 +611,7 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
 
     @Override
     protected void closeBackends(Collection<FileLedger> backends) {
+      openWriters.clear();
       LedgerException first = null;
       for (FileLedger ledger : backends) {
         try {

@@ -30,9 +30,10 @@ import java.util.regex.Pattern;
  * size. A record line never contains a zero byte, so zero bytes from a line start to the end
  * of the file are the end of the data. The zeros are cut when the segment is full (before
  * the next one is created), when the store is closed (a cleanly closed journal ends with a
- * newline), and by a writer that recovers the ledger and finds some (left by a crash or by
- * another store). While a writer has the segment open, or after a crash, tools that read the
- * raw files must stop at the first zero byte ({@code tr -d '\000' < segment | jq ...}).
+ * newline), when the store parks an idle writer (see {@code OpenWriters}), and by a writer
+ * that recovers the ledger and finds some (left by a crash or by another store). While a
+ * writer has the segment open, or after a crash, tools that read the raw files must stop
+ * at the first zero byte ({@code tr -d '\000' < segment | jq ...}).
  */
 final class JournalFiles {
   /**

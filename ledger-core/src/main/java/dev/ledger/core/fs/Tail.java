@@ -51,6 +51,15 @@ final class Tail {
   FileChannel channel;
   /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
   long allocated;
+  /** Whether the writer closed {@link #channel} while idle (see FileLedger.park). */
+  boolean parked;
+  /** Whether parking cut zeros of {@link #segment} without forcing the cut (writer only). */
+  boolean trimUnforced;
+  /**
+   * Zeros the writer's next extension of {@link #segment} adds: the full window, or one page
+   * after parking, doubling at each extension (writer only; see FileLedger.preallocate).
+   */
+  int window = JournalFiles.PREALLOCATE_BYTES;
   /** Records since the last checkpoint (writer only). */
   int sinceCheckpoint;
   /** Commands committed since the last checkpoint, not yet in the command index (writer only). */

@@ -1,0 +1,207 @@
+package dev.ledger.bench;
+
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.fs.FileLedgerStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/**
+ * Scenario 9: many ledgers in one store (issue 13, point 3). Every ledger is created in a
+ * random order, then committed {@link #COMMITS_EACH} − 1 more times in another random order;
+ * the first of those commits run in timed turns against commits on one hot ledger of the
+ * same store (same call, same state and event), the rest untimed. Throughout, the process's
+ * open descriptors ({@code /proc/self/fd}) are sampled every 64 commits and the preallocated
+ * zero bytes of every journal are summed after each phase. The store runs with the default
+ * open writer limit.
+ */
+final class ManyLedgersScenario {
+  static final String NAME = "9. Many ledgers";
+  /** Commits per ledger, the first creating it. */
+  static final int COMMITS_EACH = 3;
+  /** What one open writer may keep preallocated: 128 KiB, rounded up to a page. */
+  private static final long WINDOW = 128 * 1024 + 4096;
+  private static final Path FD_DIR = Path.of("/proc/self/fd");
+
+  private final Ledger<Workload.BenchState>[] ledgers;
+  private final long[] revisions;
+  private int baseline;
+  private int maxAbove;
+  private long commits;
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private ManyLedgersScenario(int count) throws IOException {
+    ledgers = new Ledger[count];
+    revisions = new long[count];
+  }
+
+  static void run(BenchConfig config, Report report) throws Exception {
+    int count = config.manyLedgers();
+    int bound = LedgerOptions.DEFAULT_OPEN_WRITER_LIMIT;
+    Path base = config.dir().resolve("s9");
+    Random random = new Random(9);
+    ManyLedgersScenario s = new ManyLedgersScenario(count);
+    // The baseline is taken once the library's classes (and their jars) are loaded.
+    try (FileLedgerStore warmUp = FileLedgerStore.open(config.dir().resolve("s9-warm-up"))) {
+      warmUp.ledger("w", Workload.BenchState.class).commit(Ledger.NO_REVISION, Workload.state(0),
+          Workload.event(0));
+    }
+    s.baseline = descriptors();
+    Stats random1 = report.stats(NAME, String.format(Locale.ROOT,
+        "commit on a random one of %,d ledgers", count), "commits/s");
+    Stats hot = report.stats(NAME, "commit on one hot ledger, same store", "commits/s");
+    Stats create = report.stats(NAME, "first commit (creation) of each ledger, random order",
+        "commits/s");
+    long zeros = 0;
+    try (FileLedgerStore store = FileLedgerStore.open(base, LedgerOptions.defaults())) {
+      for (int i = 0; i < count; i++) {
+        s.ledgers[i] = store.ledger(String.format(Locale.ROOT, "l%07d", i),
+            Workload.BenchState.class);
+        s.revisions[i] = Ledger.NO_REVISION;
+      }
+      Ledger<Workload.BenchState> hotLedger = store.ledger("hot", Workload.BenchState.class);
+      long[] hotRevision = {hotLedger.commit(Ledger.NO_REVISION, Workload.state(0)).revision()};
+      int[] created = permutation(count, random);
+      long t0 = System.nanoTime();
+      for (int i : created) {
+        s.commit(i);
+      }
+      create.add(count * 1e9 / (System.nanoTime() - t0));
+      zeros = Math.max(zeros, preallocatedZeros(base));
+      int[] order = new int[count * (COMMITS_EACH - 1)];
+      for (int pass = 0; pass < COMMITS_EACH - 1; pass++) {
+        System.arraycopy(permutation(count, random), 0, order, pass * count, count);
+      }
+      int[] next = {0};
+      List<Turns.Slice> slices = new ArrayList<>();
+      slices.add(millis -> {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        long n = 0;
+        do {
+          s.commit(order[next[0]++]);
+          n++;
+        } while (System.nanoTime() < deadline && next[0] < order.length);
+        return n;
+      });
+      slices.add(millis -> {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        long n = 0;
+        do {
+          hotRevision[0] = hotLedger.commit(hotRevision[0], Workload.state(hotRevision[0]),
+              Workload.event(hotRevision[0])).revision();
+          s.sample();
+          n++;
+        } while (System.nanoTime() < deadline);
+        return n;
+      });
+      for (int round = 0; round <= config.rounds() && next[0] < order.length; round++) {
+        double[] rates = Turns.rates(slices, config.roundMillis());
+        if (round > 0) {
+          random1.add(rates[0]);
+          hot.add(rates[1]);
+        }
+      }
+      zeros = Math.max(zeros, preallocatedZeros(base));
+      while (next[0] < order.length) {
+        s.commit(order[next[0]++]);
+      }
+      zeros = Math.max(zeros, preallocatedZeros(base));
+      for (int i = 0; i < count; i++) {
+        if (s.revisions[i] != COMMITS_EACH) {
+          throw new IllegalStateException("ledger " + i + " at revision " + s.revisions[i]);
+        }
+      }
+    }
+    Stats fds = report.stats(NAME, String.format(Locale.ROOT,
+        "open descriptors above the baseline, max over %,d commits (bound %d)", s.commits,
+        bound), "descriptors");
+    fds.add(s.maxAbove);
+    Stats zeroStats = report.stats(NAME, "preallocated zero bytes across all journals, max",
+        "bytes");
+    zeroStats.add(zeros);
+    report.ratio(NAME, "random ledger / hot ledger commits/s", random1, hot,
+        Report.Goal.AT_LEAST, 0.5);
+    report.ratio(NAME, "descriptors above baseline / (2 x bound + 16)",
+        s.maxAbove / (2.0 * bound + 16), Report.Goal.AT_MOST, 1.0, "");
+    report.ratio(NAME, "preallocated zeros / (bound x window)", zeros / (double) (bound * WINDOW),
+        Report.Goal.AT_MOST, 1.0, "");
+    report.note(String.format(Locale.ROOT, "Scenario 9: %,d ledgers x %d commits, default open "
+        + "writer limit %d; descriptors counted in /proc/self/fd.", count, COMMITS_EACH, bound));
+  }
+
+  private void commit(int i) throws IOException {
+    long counter = revisions[i] + 1;
+    revisions[i] = ledgers[i].commit(revisions[i], Workload.state(counter),
+        Workload.event(counter)).revision();
+    sample();
+  }
+
+  private void sample() throws IOException {
+    if (commits++ % 64 == 0) {
+      maxAbove = Math.max(maxAbove, descriptors() - baseline);
+    }
+  }
+
+  private static int[] permutation(int n, Random random) {
+    int[] p = new int[n];
+    for (int i = 0; i < n; i++) {
+      p[i] = i;
+    }
+    for (int i = n - 1; i > 0; i--) {
+      int j = random.nextInt(i + 1);
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
+
+  private static int descriptors() throws IOException {
+    if (!Files.isDirectory(FD_DIR)) {
+      return 0; // not Linux: the row then shows 0, and the note says where it was counted
+    }
+    try (Stream<Path> fds = Files.list(FD_DIR)) {
+      return (int) fds.count();
+    }
+  }
+
+  /** The zero bytes at the ends of every journal segment of the store. */
+  private static long preallocatedZeros(Path base) throws IOException {
+    long zeros = 0;
+    List<Path> segments;
+    try (Stream<Path> files = Files.walk(base.resolve("ledgers"))) {
+      segments = files.filter(p -> p.toString().endsWith(".jsonl")).toList();
+    }
+    ByteBuffer page = ByteBuffer.allocate(4096);
+    for (Path segment : segments) {
+      try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+        long end = channel.size();
+        scan:
+        while (end > 0) {
+          long from = Math.max(0, end - page.capacity());
+          page.clear().limit((int) (end - from));
+          while (page.hasRemaining() && channel.read(page, from + page.position()) > 0) {
+            // pread loop
+          }
+          for (int i = page.position() - 1; i >= 0; i--) {
+            if (page.get(i) != 0) {
+              break scan;
+            }
+            zeros++;
+          }
+          end = from;
+        }
+      }
+    }
+    return zeros;
+  }
+}
