@@ -564,6 +564,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
     if (readOnlyStore != null) {
       throw new ReadOnlyStoreException(readOnlyStore, root);
     }
+    try {
+      return writePatchesUnderLock(batch, replay);
+    } finally {
+      // As for commit: after the lock is released, so that parking others cannot deadlock.
+      openWriters.committed(this);
+    }
+  }
+
+  private List<CommitResult> writePatchesUnderLock(List<PatchRequest> batch, boolean replay) {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
