@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Collection;
 import dev.ledger.collections.CollectionOptions;
 import dev.ledger.collections.CollectionStore;
@@ -26,6 +28,10 @@ import dev.ledger.core.InvalidIdentifierException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchLogSource;
+import dev.ledger.core.spi.StoredState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,6 +51,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -831,6 +838,64 @@ public abstract class CollectionStoreContractTest {
     List<Object> cold = second(CollectionOptions.defaults()).read("p-1", snapshot);
     assertThat(cold).isEqualTo(warm);
     assertThat(warm.get(3)).isEqualTo(Optional.of(190L));
+  }
+
+  @Test
+  void aCheckpointIsTheFoldOfTheJournalAndIsWrittenOnlyWhenTheJournalOutgrowsTheData() {
+    PatchLog log = ((PatchLogSource) store).patchLog("p-1");
+    CollectionStore always = collections(store, SCHEMA,
+        CollectionOptions.defaults().withCheckpoints(1e-9, 0));
+    for (int i = 0; i < 5; i++) {
+      int n = i;
+      always.execute("p-1", tx -> {
+        tx.collection("rollouts", Rollout.class).upsert(List.of(new Rollout("r" + (n % 3),
+            "s" + n, n % 2 == 0 ? n : null, new Meta(n % 2 == 0 ? "x" : null, n), List.of(),
+            null)));
+        tx.queue("pending", String.class).enqueue(List.of("i" + n));
+        tx.queue("pending", String.class).dequeue(n % 2);
+        tx.keyValue("counters", String.class, Long.class).inc("k" + (n % 2), 1L);
+        return null;
+      });
+      StoredState checkpoint = log.checkpoint().orElseThrow();
+      assertThat(checkpoint.revision()).isEqualTo(revision());
+      assertThat(checkpoint.state()).isEqualTo(foldJournal(log));
+      assertThat(store.ledger("p-1", JsonNode.class).load().state()).isEqualTo(
+          foldJournal(log));
+    }
+    assertThat(log.journalBytesSinceCheckpoint()).isZero();
+    long at = log.checkpoint().orElseThrow().revision();
+    // The default policy: a small journal after the checkpoint does not call for another.
+    db.execute("p-1", tx -> tx.keyValue("counters", String.class, Long.class).inc("k0", 1L));
+    assertThat(log.checkpoint().orElseThrow().revision()).isEqualTo(at);
+    assertThat(log.journalBytesSinceCheckpoint()).isPositive();
+  }
+
+  /** The state folded from the whole journal by RFC 7386, independently of the store. */
+  private static JsonNode foldJournal(PatchLog log) {
+    JsonNode state = null;
+    try (Stream<LoggedCommit> commits = log.commitsAfter(0)) {
+      for (LoggedCommit commit : (Iterable<LoggedCommit>) commits::iterator) {
+        state = commit.state() != null ? commit.state().deepCopy()
+            : mergePatch(state, commit.patch());
+      }
+    }
+    return state;
+  }
+
+  private static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+    if (!patch.isObject()) {
+      return patch.deepCopy();
+    }
+    ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy()
+        : JsonNodeFactory.instance.objectNode();
+    for (Map.Entry<String, JsonNode> field : patch.properties()) {
+      if (field.getValue().isNull()) {
+        result.remove(field.getKey());
+      } else {
+        result.set(field.getKey(), mergePatch(result.get(field.getKey()), field.getValue()));
+      }
+    }
+    return result;
   }
 
   // ------------------------------------------------------------------ concurrency

@@ -118,11 +118,11 @@ final class DocTable {
   /** This table as the state tree holds it: {@code {"next": n, "docs": {key: {"o","d"}}}}. */
   ObjectNode toTree() {
     ObjectNode node = Json.NODES.objectNode();
-    node.put("next", next);
+    node.set("next", Json.number(next));
     ObjectNode docs = node.putObject("docs");
     for (Doc doc : byOrdinal.values()) {
       ObjectNode entry = docs.putObject(doc.key);
-      entry.put("o", doc.ordinal);
+      entry.set("o", Json.number(doc.ordinal));
       entry.set("d", doc.tree);
     }
     return node;

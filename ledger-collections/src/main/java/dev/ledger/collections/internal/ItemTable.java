@@ -38,7 +38,7 @@ final class ItemTable {
   /** {@code {"next": n, "items": {"seq": item}}}. */
   ObjectNode toTree() {
     ObjectNode node = Json.NODES.objectNode();
-    node.put("next", next);
+    node.set("next", Json.number(next));
     ObjectNode list = node.putObject("items");
     for (Map.Entry<Long, Item> item : items.entrySet()) {
       list.set(Long.toString(item.getKey()), item.getValue().value());

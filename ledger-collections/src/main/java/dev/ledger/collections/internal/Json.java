@@ -115,7 +115,28 @@ final class Json {
     };
   }
 
-  /** A copy of {@code node} without null members in any object (array elements are kept). */
+  /**
+   * {@code value} as the JSON parser reads it back: an int node when it fits, else a long
+   * node. Trees the store keeps must equal their re-read form, so that a checkpoint equals
+   * the fold of the journal node for node.
+   */
+  static JsonNode number(long value) {
+    return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
+  }
+
+  /** A number node in the form the parser gives its JSON text (see {@link #number(long)}). */
+  static JsonNode canonicalNumber(JsonNode node) {
+    if (node.isIntegralNumber()) {
+      return node.canConvertToLong() ? number(node.longValue()) : NODES.numberNode(
+          node.bigIntegerValue());
+    }
+    return node.isDouble() ? node : NODES.numberNode(node.doubleValue());
+  }
+
+  /**
+   * A copy of {@code node} without null members in any object (array elements are kept),
+   * numbers in their parsed form ({@link #canonicalNumber}).
+   */
   static JsonNode withoutNulls(JsonNode node) {
     if (node.isObject()) {
       ObjectNode copy = NODES.objectNode();
@@ -129,9 +150,12 @@ final class Json {
     if (node.isArray()) {
       ArrayNode copy = NODES.arrayNode(node.size());
       for (JsonNode element : node) {
-        copy.add(element.isObject() ? withoutNulls(element) : element.deepCopy());
+        copy.add(element.isNull() ? element : withoutNulls(element));
       }
       return copy;
+    }
+    if (node.isNumber()) {
+      return canonicalNumber(node);
     }
     return node.deepCopy();
   }

@@ -320,11 +320,11 @@ final class TxCollection<T> implements Collection<T> {
         }
       } else if (before == null) {
         ObjectNode entry = docs.putObject(write.getKey());
-        entry.put("o", after.ordinal);
+        entry.set("o", Json.number(after.ordinal));
         entry.set("d", after.tree);
       } else if (before.ordinal != after.ordinal) {
         ObjectNode entry = docs.putObject(write.getKey());
-        entry.put("o", after.ordinal);
+        entry.set("o", Json.number(after.ordinal));
         entry.set("d", Json.diff(before.tree, after.tree));
       } else {
         ObjectNode diff = Json.diff(before.tree, after.tree);
@@ -338,7 +338,7 @@ final class TxCollection<T> implements Collection<T> {
       return Optional.empty();
     }
     ObjectNode patch = Json.NODES.objectNode();
-    patch.put("next", next);
+    patch.set("next", Json.number(next));
     patch.set("docs", docs);
     return Optional.of(patch);
   }

@@ -141,14 +141,14 @@ final class TxKeyValue<K, V> implements KeyValue<K, V> {
     if (a.canConvertToExactIntegral() && b.canConvertToExactIntegral() && a.canConvertToLong()
         && b.canConvertToLong() && a.isIntegralNumber() && b.isIntegralNumber()) {
       try {
-        return Json.NODES.numberNode(Math.addExact(a.longValue(), b.longValue()));
+        return Json.number(Math.addExact(a.longValue(), b.longValue()));
       } catch (ArithmeticException e) {
         throw new InvalidValueException(tx.partition, name, "inc of key " + key
             + " overflows a 64-bit integer");
       }
     }
     BigDecimal total = a.decimalValue().add(b.decimalValue());
-    return Json.NODES.numberNode(total);
+    return Json.canonicalNumber(Json.NODES.numberNode(total));
   }
 
   /** This key-value's part of the transaction's patch, or empty when it wrote nothing. */

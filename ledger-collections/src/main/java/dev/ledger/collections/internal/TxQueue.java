@@ -108,7 +108,7 @@ final class TxQueue<T> implements Queue<T> {
       added.add(new ItemTable.Item(seq, trees.get(i), sizes.get(i)));
       ObjectNode payload = Json.NODES.objectNode();
       payload.put("queue", name);
-      payload.put("seq", seq);
+      payload.set("seq", Json.number(seq));
       payload.set("item", trees.get(i));
       tx.event("queue.enqueue", payload);
     }
@@ -133,7 +133,7 @@ final class TxQueue<T> implements Queue<T> {
       }
       ObjectNode payload = Json.NODES.objectNode();
       payload.put("queue", name);
-      payload.put("seq", item.seq());
+      payload.set("seq", Json.number(item.seq()));
       tx.event("queue.dequeue", payload);
     }
     return items;
@@ -146,7 +146,7 @@ final class TxQueue<T> implements Queue<T> {
       return Optional.empty();
     }
     ObjectNode patch = Json.NODES.objectNode();
-    patch.put("next", next);
+    patch.set("next", Json.number(next));
     ObjectNode items = patch.putObject("items");
     for (long seq : taken) {
       items.putNull(Long.toString(seq));
