@@ -1,7 +1,8 @@
 /**
  * Typed collections with primary keys and queries, FIFO queues and key-value counters, kept
  * per partition on a ledger's patch log and changed together in atomic transactions: the API
- * in {@code dev.ledger.collections}. One {@code CollectionStore} runs on any store that is a
+ * in {@code dev.ledger.collections}; its implementation on a ledger's patch log in
+ * {@code dev.ledger.collections.patchlog}, which runs on any store that is a
  * {@code PatchLogSource} (the file store, the in-memory store for tests).
  */
 module dev.ledger.collections {
@@ -12,4 +13,5 @@ module dev.ledger.collections {
   requires org.slf4j;
 
   exports dev.ledger.collections;
+  exports dev.ledger.collections.patchlog;
 }

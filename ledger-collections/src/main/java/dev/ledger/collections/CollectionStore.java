@@ -1,27 +1,19 @@
 package dev.ledger.collections;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.google.common.base.Preconditions;
-import dev.ledger.collections.internal.Engine;
-import dev.ledger.core.LedgerStore;
-import dev.ledger.core.spi.PatchLogSource;
 import java.util.function.Function;
 
 /**
  * Typed collections, FIFO queues and key-values, grouped in partitions and changed together
- * in atomic transactions, on any store that is both a {@link LedgerStore} and a
- * {@link PatchLogSource}: {@code FileLedgerStore} on disk, {@code InMemoryLedgerStore} for
- * tests. The store owns the ledgers; this object owns only views and may be dropped at any
- * time (there is nothing to close).
+ * in atomic transactions, on a ledger store. The implementation,
+ * {@link dev.ledger.collections.patchlog.PatchLogCollectionStore}, runs on any store that is
+ * both a {@code LedgerStore} and a {@code PatchLogSource}: {@code FileLedgerStore} on disk,
+ * {@code InMemoryLedgerStore} for tests. The store owns the ledgers; a collection store owns
+ * only views and may be dropped at any time (there is nothing to close).
  *
  * <p><b>Partitions.</b> A partition is one ledger: its id is the ledger's root id (validated
  * as one), it is one atomic scope and one storage unit, and unrelated partitions never
- * contend. Its state tree, which checkpoints hold, is documented on the view class
- * ({@code {"c": collections, "q": queues, "kv": key-values}}).
+ * contend. Its state tree, which checkpoints hold, is documented on the
+ * implementation.
  *
  * <p><b>Transactions.</b> {@link #execute} runs a callback over one partition. Its writes
  * become one JSON merge patch against the partition's state, committed through the ledger's
@@ -63,63 +55,13 @@ import java.util.function.Function;
  * ISO-8601 strings, unknown properties ignored, then the store's mapper customizer), stored
  * with null fields removed (a null field reads back as missing). Thread-safe.
  */
-public final class CollectionStore {
-  private final Engine engine;
-  private final Schema schema;
-
-  private CollectionStore(Engine engine, Schema schema) {
-    this.engine = engine;
-    this.schema = schema;
-  }
-
-  /**
-   * A collection store with default options on {@code store}.
-   *
-   * @param store the ledger store that holds the partitions
-   * @param schema what every partition holds
-   * @param <S> a store that is also a patch log source
-   * @return the collection store
-   * @throws NullPointerException if an argument is null
-   */
-  public static <S extends LedgerStore & PatchLogSource> CollectionStore on(S store,
-      Schema schema) {
-    return on(store, schema, CollectionOptions.defaults());
-  }
-
-  /**
-   * A collection store on {@code store}.
-   *
-   * @param store the ledger store that holds the partitions
-   * @param schema what every partition holds
-   * @param options transaction and checkpoint settings
-   * @param <S> a store that is also a patch log source
-   * @return the collection store
-   * @throws NullPointerException if an argument is null
-   */
-  public static <S extends LedgerStore & PatchLogSource> CollectionStore on(S store,
-      Schema schema, CollectionOptions options) {
-    Preconditions.checkNotNull(store, "store");
-    Preconditions.checkNotNull(schema, "schema");
-    Preconditions.checkNotNull(options, "options");
-    JsonMapper.Builder builder = JsonMapper.builder()
-        .addModule(new JavaTimeModule())
-        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    store.options().mapper().accept(builder);
-    ObjectMapper mapper = builder.build();
-    return new CollectionStore(new Engine(store, store, schema, mapper, options), schema);
-  }
-
+public interface CollectionStore {
   /**
    * The schema every partition has.
    *
    * @return the schema
    */
-  public Schema schema() {
-    return schema;
-  }
+  Schema schema();
 
   /**
    * Runs {@code work} as one transaction on a partition and commits its writes atomically.
@@ -136,9 +78,7 @@ public final class CollectionStore {
    * @throws dev.ledger.core.LimitExceededException if a document or the commit is too large
    * @throws dev.ledger.core.LedgerException for the store's own failures
    */
-  public <R> R execute(String partition, Function<? super Transaction, ? extends R> work) {
-    return engine.execute(partition, null, work).value();
-  }
+  <R> R execute(String partition, Function<? super Transaction, ? extends R> work);
 
   /**
    * Runs a transaction at most once per command id: if a commit of this partition already
@@ -158,11 +98,8 @@ public final class CollectionStore {
    * @throws CollectionException for refused data (nothing written)
    * @throws dev.ledger.core.LedgerException for the store's own failures
    */
-  public <R> TransactionResult<R> execute(String partition, String commandId,
-      Function<? super Transaction, ? extends R> work) {
-    Preconditions.checkNotNull(commandId, "commandId");
-    return engine.execute(partition, commandId, work);
-  }
+  <R> TransactionResult<R> execute(String partition, String commandId,
+      Function<? super Transaction, ? extends R> work);
 
   /**
    * Runs {@code work} on a consistent, read-only snapshot of a partition (see the class
@@ -177,7 +114,5 @@ public final class CollectionStore {
    * @throws CollectionException for a refused query or name
    * @throws dev.ledger.core.LedgerException for the store's own failures
    */
-  public <R> R read(String partition, Function<? super View, ? extends R> work) {
-    return engine.read(partition, work);
-  }
+  <R> R read(String partition, Function<? super View, ? extends R> work);
 }

@@ -118,7 +118,8 @@ public abstract class CollectionStoreContractTest {
 
   /**
    * A collection store on {@code on}, which this suite opened through {@link #openStore} or
-   * {@link #openSecond}: typically {@code CollectionStore.on((TheStore) on, schema, options)}.
+   * {@link #openSecond}: typically
+   * {@code PatchLogCollectionStore.on((TheStore) on, schema, options)}.
    *
    * @param on the ledger store
    * @param schema the schema

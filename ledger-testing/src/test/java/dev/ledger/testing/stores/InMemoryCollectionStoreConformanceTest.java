@@ -3,6 +3,7 @@ package dev.ledger.testing.stores;
 import dev.ledger.collections.CollectionOptions;
 import dev.ledger.collections.CollectionStore;
 import dev.ledger.collections.Schema;
+import dev.ledger.collections.patchlog.PatchLogCollectionStore;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.memory.InMemoryLedgerStore;
@@ -17,6 +18,6 @@ class InMemoryCollectionStoreConformanceTest extends CollectionStoreContractTest
   @Override
   protected CollectionStore collections(LedgerStore on, Schema schema,
       CollectionOptions options) {
-    return CollectionStore.on((InMemoryLedgerStore) on, schema, options);
+    return PatchLogCollectionStore.on((InMemoryLedgerStore) on, schema, options);
   }
 }

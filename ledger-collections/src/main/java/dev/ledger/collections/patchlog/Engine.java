@@ -1,4 +1,4 @@
-package dev.ledger.collections.internal;
+package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,9 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The machinery behind {@code CollectionStore}: open partitions, the transaction loop, the
- * checkpoint policy. Internal: its package is not exported. Thread-safe.
+ * checkpoint policy. Thread-safe.
  */
-public final class Engine {
+final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   /** The state version partitions are written with. */
   static final int STATE_VERSION = 0;
@@ -53,7 +53,7 @@ public final class Engine {
    * @param mapper the mapper of documents
    * @param options the options
    */
-  public Engine(LedgerStore ledgers, PatchLogSource logs, Schema schema, ObjectMapper mapper,
+  Engine(LedgerStore ledgers, PatchLogSource logs, Schema schema, ObjectMapper mapper,
       CollectionOptions options) {
     this.ledgers = ledgers;
     this.logs = logs;
@@ -82,7 +82,7 @@ public final class Engine {
    * @param <R> what it returns
    * @return the result
    */
-  public <R> TransactionResult<R> execute(String id, String commandId,
+  <R> TransactionResult<R> execute(String id, String commandId,
       Function<? super Transaction, ? extends R> work) {
     Preconditions.checkNotNull(work, "work");
     if (commandId != null) {
@@ -161,7 +161,7 @@ public final class Engine {
    * @param <R> what it returns
    * @return what the callback returned
    */
-  public <R> R read(String id, Function<? super View, ? extends R> work) {
+  <R> R read(String id, Function<? super View, ? extends R> work) {
     Preconditions.checkNotNull(work, "work");
     Partition partition = partition(id);
     if (partition.writer.tryLock()) {

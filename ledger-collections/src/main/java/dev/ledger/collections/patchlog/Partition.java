@@ -1,4 +1,4 @@
-package dev.ledger.collections.internal;
+package dev.ledger.collections.patchlog;
 
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;

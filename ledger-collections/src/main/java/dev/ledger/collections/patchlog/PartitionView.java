@@ -1,4 +1,4 @@
-package dev.ledger.collections.internal;
+package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,21 +14,7 @@ import java.util.TreeMap;
  * key-value, updated by applying each commit's merge patch (cost: the patch), and written
  * whole as a checkpoint tree. Not thread-safe: {@link Partition} guards it.
  *
- * <p>The state tree (what patches change and checkpoints hold):
- * <pre>
- * {
- *   "c":  {"&lt;collection&gt;": {"next": 7,                    ordinal of the next insert
- *                              "docs": {"&lt;key&gt;": {"o": 3,   insertion ordinal
- *                                                   "d": {...}}}}},  the document
- *   "q":  {"&lt;queue&gt;": {"next": 12,                          sequence of the next item
- *                         "items": {"&lt;seq&gt;": item}}},        waiting items
- *   "kv": {"&lt;key-value&gt;": {"&lt;key&gt;": value}}
- * }
- * </pre>
- * {@code <key>} of a document is the canonical JSON array of its key values; of a key-value,
- * the canonical JSON of the key. Documents hold no null members. Members under other
- * top-level names are kept as they are, so a checkpoint never drops what another version
- * wrote; so are collections, queues and key-values the schema does not declare.
+ * <p>The state tree is documented on {@link PatchLogCollectionStore}.
  */
 final class PartitionView {
   private final Schema schema;

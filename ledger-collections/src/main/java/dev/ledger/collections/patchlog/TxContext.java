@@ -1,4 +1,4 @@
-package dev.ledger.collections.internal;
+package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
