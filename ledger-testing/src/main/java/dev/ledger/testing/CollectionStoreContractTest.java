@@ -979,6 +979,26 @@ public abstract class CollectionStoreContractTest {
   }
 
   @Test
+  void aConflictWithAnotherStoreCatchesUpAndRunsTheCallbackAgain() {
+    CollectionStore other = second(CollectionOptions.defaults());
+    db.execute("p-1", tx -> tx.keyValue("counters", String.class, Long.class).inc("n", 1L));
+    AtomicInteger runs = new AtomicInteger();
+    long seen = db.execute("p-1", tx -> {
+      KeyValue<String, Long> kv = tx.keyValue("counters", String.class, Long.class);
+      if (runs.incrementAndGet() == 1) {
+        // Another process commits between this callback's read and its commit.
+        other.execute("p-1", tx2 -> tx2.keyValue("counters", String.class, Long.class)
+            .inc("n", 10L));
+      }
+      return kv.inc("n", 100L);
+    });
+    assertThat(runs).hasValue(2);
+    assertThat(seen).isEqualTo(111L);
+    assertThat(other.<Optional<Long>>read("p-1", v -> v.keyValue("counters", String.class,
+        Long.class).get("n"))).contains(111L);
+  }
+
+  @Test
   void aReadSeesAConsistentSnapshotWhileTransactionsRun() throws Exception {
     // Every transaction moves one unit between two counters: any snapshot sums to 100.
     db.execute("p-1", tx -> {

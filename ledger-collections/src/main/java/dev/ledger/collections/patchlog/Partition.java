@@ -24,7 +24,7 @@ final class Partition {
   final ReentrantLock writer = new ReentrantLock();
   final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
   /** The live view; null until opened; changed under {@code writer} and the write side. */
-  private PartitionView view;
+  private volatile PartitionView view;
   private final Engine engine;
 
   Partition(Engine engine, String id, PatchLog log) {
