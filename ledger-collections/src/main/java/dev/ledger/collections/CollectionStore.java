@@ -38,7 +38,10 @@ import java.util.function.Function;
  * callback runs again, up to {@link CollectionOptions#attempts} times with a jittered,
  * doubling backoff; then the {@link dev.ledger.core.RevisionConflictException} is thrown.
  * <b>Callbacks must therefore be free of side effects</b> outside the transaction and must
- * not keep its handles. Group commit (several transactions in one force) is not done yet.
+ * not keep its handles. A transaction cannot start inside a callback of a transaction on the
+ * same partition in the same thread ({@link IllegalStateException}); a {@link #read} there
+ * sees the partition as the transaction found it, without the transaction's writes. Group
+ * commit (several transactions in one force) is not done yet.
  *
  * <p><b>Reads.</b> {@link #read} takes neither the ledger's writer lock nor this partition's
  * transaction lock: it first catches the view up to the log when no transaction of this
@@ -73,6 +76,7 @@ public interface CollectionStore {
    * @param <R> what it returns
    * @return what the callback returned in the run that committed
    * @throws dev.ledger.core.InvalidIdentifierException if the partition id is not valid
+   * @throws IllegalStateException if called inside a transaction on the same partition
    * @throws dev.ledger.core.RevisionConflictException if every attempt met a conflict
    * @throws CollectionException for refused data (nothing written)
    * @throws dev.ledger.core.LimitExceededException if a document or the commit is too large
@@ -93,6 +97,7 @@ public interface CollectionStore {
    * @param <R> what it returns
    * @return the callback's value and revision, or a replay
    * @throws IllegalArgumentException if the command id is empty or too long
+   * @throws IllegalStateException if called inside a transaction on the same partition
    * @throws dev.ledger.core.InvalidIdentifierException if the partition id is not valid
    * @throws dev.ledger.core.RevisionConflictException if every attempt met a conflict
    * @throws CollectionException for refused data (nothing written)

@@ -734,6 +734,24 @@ public abstract class CollectionStoreContractTest {
   }
 
   @Test
+  void aTransactionCannotNestOnItsPartitionButMayReadIt() {
+    seed("plain");
+    long before = revision();
+    assertThatThrownBy(() -> db.execute("p-1", tx -> {
+      tx.collection("plain", Rollout.class).insert(List.of(Rollout.of("z", "q", 1)));
+      return db.execute("p-1", inner -> null);
+    })).isInstanceOf(IllegalStateException.class).hasMessageContaining("p-1");
+    assertThat(revision()).isEqualTo(before);
+    long outside = db.execute("p-1", tx -> {
+      tx.collection("plain", Rollout.class).insert(List.of(Rollout.of("z", "q", 1)));
+      return db.<Long>read("p-1", view -> view.collection("plain", Rollout.class).size());
+    });
+    assertThat(outside).isEqualTo(5);
+    assertThat(db.<Long>execute("p-2", tx -> db.<Long>execute("p-3", inner -> 7L)))
+        .isEqualTo(7L);
+  }
+
+  @Test
   void aCommandRunsOnceAndItsRetryReturnsWithoutWriting() {
     AtomicInteger runs = new AtomicInteger();
     TransactionResult<String> first = db.execute("p-1", "cmd-1", tx -> {

@@ -92,6 +92,9 @@ final class Engine {
           commandId.length());
     }
     Partition partition = partition(id);
+    Preconditions.checkState(!partition.writer.isHeldByCurrentThread(),
+        "a transaction on partition '%s' cannot start inside another on the same partition",
+        id);
     RevisionConflictException last = null;
     for (int attempt = 0; attempt < options.attempts(); attempt++) {
       if (attempt > 0) {
@@ -107,6 +110,9 @@ final class Engine {
             return new TransactionResult<>(null, recorded.get().revision(), true);
           }
         }
+        // The revision the callback reads: the commit expects exactly it, even if something
+        // moved the view meanwhile (then the commit conflicts and the callback runs again).
+        long base = view.revision;
         TxContext tx = new TxContext(this, id, view, true);
         R value;
         try {
@@ -116,9 +122,9 @@ final class Engine {
         }
         ObjectNode patch = tx.patch();
         if (patch.isEmpty() && commandId == null) {
-          return new TransactionResult<>(value, view.revision, false);
+          return new TransactionResult<>(value, base, false);
         }
-        PatchRequest request = new PatchRequest(view.revision, patch, STATE_VERSION,
+        PatchRequest request = new PatchRequest(base, patch, STATE_VERSION,
             tx.events(), commandId == null ? null : CommitRequest.publicCommandId(commandId),
             commandId == null ? null : digest(commandId));
         CommitResult result;
@@ -164,6 +170,11 @@ final class Engine {
   <R> R read(String id, Function<? super View, ? extends R> work) {
     Preconditions.checkNotNull(work, "work");
     Partition partition = partition(id);
+    if (partition.writer.isHeldByCurrentThread()) {
+      // A read inside a transaction callback of this partition: the view must not move under
+      // the transaction, so it is read as it is.
+      return readView(partition, id, work);
+    }
     if (partition.writer.tryLock()) {
       try {
         partition.catchUp();
@@ -178,6 +189,11 @@ final class Engine {
         partition.writer.unlock();
       }
     }
+    return readView(partition, id, work);
+  }
+
+  private <R> R readView(Partition partition, String id,
+      Function<? super View, ? extends R> work) {
     partition.viewLock.readLock().lock();
     try {
       PartitionView view = partition.view();
