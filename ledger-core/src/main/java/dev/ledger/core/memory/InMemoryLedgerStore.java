@@ -1,6 +1,8 @@
 package dev.ledger.core.memory;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
+import dev.ledger.core.CommitResult;
 import dev.ledger.core.ImportResult;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerHead;
@@ -13,20 +15,29 @@ import dev.ledger.core.StateType;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.spi.AbstractLedgerStore;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchLogSource;
+import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.StoredState;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * A {@link dev.ledger.core.LedgerStore} in memory, for tests that need no disk. It keeps the
  * same contract as the file store (revisions, command replay and conflicts, cursors, limits,
  * closing), records commits in the same journal line format, and with a fixed clock produces
  * the same events and results. Nothing survives the JVM. Thread-safe.
+ *
+ * <p>It is also a {@link PatchLogSource}: the patch log of a root shares the ledger that
+ * {@link #ledger} hands out, so a {@code Ledger} reads the state folded from patch commits.
  */
-public final class InMemoryLedgerStore implements LedgerStore {
+public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
   private static final AtomicLong NUMBER = new AtomicLong();
 
   private final Ledgers shell;
@@ -63,6 +74,19 @@ public final class InMemoryLedgerStore implements LedgerStore {
   @Override
   public List<String> rootIds() {
     return shell.rootIds();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory: every call on the returned log runs as a store operation, refused with
+   * {@link dev.ledger.core.StoreClosedException} once the store is closed. Patch records are
+   * kept as journal lines like every other commit; the checkpoint is a copy in memory.
+   */
+  @Override
+  public PatchLog patchLog(String rootId) {
+    MemoryLedger ledger = shell.guarded(() -> shell.open(rootId));
+    return new GuardedPatchLog(shell, ledger);
   }
 
   @Override
@@ -118,10 +142,52 @@ public final class InMemoryLedgerStore implements LedgerStore {
     return shell.toString();
   }
 
+  /** A patch log whose every call is a guarded store operation. */
+  private record GuardedPatchLog(Ledgers shell, MemoryLedger ledger) implements PatchLog {
+    @Override
+    public String rootId() {
+      return ledger.rootId();
+    }
+
+    @Override
+    public Optional<StoredState> checkpoint() {
+      return shell.guarded(ledger::checkpoint);
+    }
+
+    @Override
+    public Stream<LoggedCommit> commitsAfter(long revision) {
+      return shell.guarded(() -> ledger.commitsAfter(revision));
+    }
+
+    @Override
+    public List<CommitResult> commitPatches(List<PatchRequest> batch) {
+      return shell.guarded(() -> ledger.commitPatches(batch));
+    }
+
+    @Override
+    public CommitResult commitPatch(PatchRequest request) {
+      return shell.guarded(() -> ledger.commitPatch(request));
+    }
+
+    @Override
+    public boolean checkpoint(long revision, JsonNode state, int stateVersion) {
+      return shell.guarded(() -> ledger.checkpoint(revision, state, stateVersion));
+    }
+
+    @Override
+    public long journalBytesSinceCheckpoint() {
+      return shell.guarded(ledger::journalBytesSinceCheckpoint);
+    }
+  }
+
   /** The shared store shell over the in-memory ledgers. */
   private static final class Ledgers extends AbstractLedgerStore<MemoryLedger> {
     Ledgers(LedgerOptions options, String name) {
       super(options, name);
+    }
+
+    MemoryLedger open(String rootId) {
+      return backend(rootId);
     }
 
     @Override

@@ -1,10 +1,12 @@
 package dev.ledger.core.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.ImportResult;
@@ -23,11 +25,15 @@ import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
+import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.CommitSignal;
 import dev.ledger.core.spi.CommitWatch;
 import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.LedgerBackend;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -35,13 +41,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
 /**
@@ -49,8 +58,16 @@ import java.util.stream.Stream;
  * on every read, so callers never share mutable trees with the store. Writers serialize on
  * {@code writer} (bounded by the lock timeout); the journal list is guarded by
  * {@code journal}, held by writers only while publishing.
+ *
+ * <p><b>Patch log.</b> A {@link PatchLog} commit appends a {@code patch} record without
+ * building the state: the head then knows its revision but not its state, and the state is
+ * folded on demand ({@link #read}, a {@link LedgerBackend#commit}) from the newest of the last
+ * folded state and the checkpoint, over the records after it. Line {@code i} of the journal
+ * holds revision {@code i + 1}, so {@link #commitsAfter} starts at an index, not a search.
+ * The checkpoint is a deep copy of the caller's tree, kept beside the journal; it is also
+ * taken as the folded state of its revision.
  */
-final class MemoryLedger implements LedgerBackend {
+final class MemoryLedger implements LedgerBackend, PatchLog {
   private final String root;
   private final LedgerOptions options;
   private final ReentrantLock writer = new ReentrantLock();
@@ -59,11 +76,26 @@ final class MemoryLedger implements LedgerBackend {
   /** Journal index of each command's record; written by writers after the line is added. */
   private final Map<String, Integer> commands = new ConcurrentHashMap<>();
   private volatile Head head;
+  /** The newest state folded from the journal (or a checkpoint), or null. */
+  private volatile Folded folded;
+  /** The newest checkpoint, or null. */
+  private volatile StoredState checkpoint;
+  /** Bytes of all journal lines, and of those up to the checkpoint; guarded by writer. */
+  private long journalBytes;
+  private volatile long checkpointBytes;
+  private volatile long journalBytesSeen;
   /** Fired after each commit, for followers. */
   private final CommitSignal signal = new CommitSignal();
 
+  /**
+   * The newest commit. {@code state} is its state, or null when it was committed as a patch
+   * and not folded yet.
+   */
   private record Head(JsonNode state, long revision, java.time.Instant updatedAt,
       long nextSequence, int stateVersion) {}
+
+  /** A state folded up to {@code revision}; shared with readers, never mutated. */
+  private record Folded(JsonNode state, long revision) {}
 
   MemoryLedger(String root, LedgerOptions options) {
     this.root = root;
@@ -91,8 +123,49 @@ final class MemoryLedger implements LedgerBackend {
   public Optional<StoredState> read() {
     Head h = head;
     return h == null ? Optional.empty()
-        : Optional.of(new StoredState(h.state(), h.revision(), h.updatedAt(),
+        : Optional.of(new StoredState(stateOf(h), h.revision(), h.updatedAt(),
             h.stateVersion()));
+  }
+
+  /** The state of {@code h}: its own, or folded from the journal when it is a patch head. */
+  private JsonNode stateOf(Head h) {
+    if (h.state() != null) {
+      return h.state();
+    }
+    Folded f = folded;
+    if (f != null && f.revision() == h.revision()) {
+      return f.state();
+    }
+    synchronized (this) {
+      f = folded;
+      StoredState cp = checkpoint;
+      long from = 0;
+      JsonNode base = null;
+      if (f != null && f.revision() <= h.revision()) {
+        from = f.revision();
+        base = f.state();
+      }
+      if (cp != null && cp.revision() <= h.revision() && cp.revision() > from) {
+        from = cp.revision();
+        base = cp.state();
+      }
+      if (from == h.revision()) {
+        return base;
+      }
+      // One copy of the base, then every patch in place: the fold costs the state once
+      // plus the records, not the state once per record.
+      JsonNode state = base == null ? null : base.deepCopy();
+      for (long r = from + 1; r <= h.revision(); r++) {
+        CommitRecord record = record((int) (r - 1));
+        if (record.state() != null) {
+          state = record.state();
+        } else {
+          state = PatchFold.apply(state, record.patch());
+        }
+      }
+      folded = new Folded(state, h.revision());
+      return state;
+    }
   }
 
   @Override
@@ -134,30 +207,43 @@ final class MemoryLedger implements LedgerBackend {
         throw new RevisionConflictException(root, request.expectedRevision(), revision);
       }
       CommitRecord record = CommitRecord.next(root, revision, h == null ? 1 : h.nextSequence(),
-          h == null ? null : h.state(), request, options.clock().instant());
+          h == null ? null : stateOf(h), request, options.clock().instant());
       byte[] line = JournalLine.encode(record);
       long max = JournalLine.maxLineBytes(options);
       if (line.length > max) {
         throw new LimitExceededException(root, "commit record", max, line.length);
       }
-      int index;
-      journal.writeLock().lock();
-      try {
-        index = lines.size();
-        lines.add(line);
-      } finally {
-        journal.writeLock().unlock();
-      }
-      if (record.commandId() != null) {
-        commands.put(record.commandId(), index);
-      }
-      head = new Head(request.state(), record.revision(), record.committedAt(),
-          record.nextSequence(), record.stateVersion());
+      CommitResult result = append(record, line, request.state());
       signal.fire();
-      return record.result(cursorAfter(record, index), false);
+      return result;
     } finally {
       writer.unlock();
     }
+  }
+
+  /**
+   * Publishes one record: its line, its command, then the head (the commit point). Called
+   * with the writer lock held and every check done.
+   *
+   * @param state the new state, or null for a patch record
+   */
+  private CommitResult append(CommitRecord record, byte[] line, JsonNode state) {
+    int index;
+    journal.writeLock().lock();
+    try {
+      index = lines.size();
+      lines.add(line);
+    } finally {
+      journal.writeLock().unlock();
+    }
+    journalBytes += line.length;
+    journalBytesSeen = journalBytes;
+    if (record.commandId() != null) {
+      commands.put(record.commandId(), index);
+    }
+    head = new Head(state, record.revision(), record.committedAt(), record.nextSequence(),
+        record.stateVersion());
+    return record.result(cursorAfter(record, index), false);
   }
 
   /**
@@ -216,6 +302,10 @@ final class MemoryLedger implements LedgerBackend {
       } finally {
         journal.writeLock().unlock();
       }
+      for (byte[] record : records) {
+        journalBytes += record.length;
+      }
+      journalBytesSeen = journalBytes;
       commands.putAll(recorded);
       CommitRecord last = validator.last();
       head = new Head(validator.state(), last.revision(), last.committedAt(),
@@ -273,6 +363,172 @@ final class MemoryLedger implements LedgerBackend {
       throw CursorCodec.invalid(root, "cursor position does not match the journal");
     }
     return index;
+  }
+
+  // ------------------------------------------------------------------ patch log
+
+  @Override
+  public Optional<StoredState> checkpoint() {
+    return Optional.ofNullable(checkpoint);
+  }
+
+  @Override
+  public Stream<LoggedCommit> commitsAfter(long revision) {
+    Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    Head h = head;
+    long newest = h == null ? 0 : h.revision();
+    if (revision >= newest) {
+      return Stream.empty();
+    }
+    return LongStream.rangeClosed(revision + 1, newest).mapToObj(r -> {
+      CommitRecord record = record((int) (r - 1));
+      return new LoggedCommit(record.revision(), record.committedAt(), record.stateVersion(),
+          record.state(), record.patch(), record.events(), record.commandId());
+    });
+  }
+
+  @Override
+  public CommitResult commitPatch(PatchRequest request) {
+    Preconditions.checkNotNull(request, "request");
+    lockWriter();
+    try {
+      Head h = head;
+      long revision = h == null ? 0 : h.revision();
+      if (request.publicCommandId() != null) {
+        Integer index = commands.get(request.publicCommandId());
+        if (index != null) {
+          CommitRecord recorded = record(index);
+          if (!recorded.intentDigest().equals(request.commandDigest())) {
+            throw new CommandConflictException(root, request.publicCommandId(),
+                recorded.revision(), recorded.intentDigest(), request.commandDigest());
+          }
+          return recorded.result(cursorAfter(recorded, index), true);
+        }
+      }
+      if (request.expectedRevision() != revision) {
+        throw new RevisionConflictException(root, request.expectedRevision(), revision);
+      }
+      CommitRecord record = patchRecord(request, revision, h == null ? 1 : h.nextSequence(),
+          options.clock().instant());
+      byte[] line = encodeWithinLimit(record);
+      CommitResult result = append(record, line, null);
+      signal.fire();
+      return result;
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  @Override
+  public List<CommitResult> commitPatches(List<PatchRequest> batch) {
+    Preconditions.checkNotNull(batch, "batch");
+    Preconditions.checkArgument(!batch.isEmpty(), "a batch needs at least one request");
+    Set<String> batchCommands = new HashSet<>();
+    for (int i = 0; i < batch.size(); i++) {
+      PatchRequest request = Preconditions.checkNotNull(batch.get(i), "request %s is null", i);
+      Preconditions.checkArgument(i == 0 || request.expectedRevision()
+          == batch.get(i - 1).expectedRevision() + 1,
+          "request %s expects revision %s, not the one after request %s's (%s)", i,
+          request.expectedRevision(), i - 1, batch.get(0).expectedRevision() + i);
+      Preconditions.checkArgument(request.publicCommandId() == null
+          || batchCommands.add(request.publicCommandId()),
+          "command %s appears twice in one batch", request.publicCommandId());
+    }
+    lockWriter();
+    try {
+      Head h = head;
+      long revision = h == null ? 0 : h.revision();
+      for (PatchRequest request : batch) {
+        if (request.publicCommandId() != null) {
+          Integer index = commands.get(request.publicCommandId());
+          if (index != null) {
+            CommitRecord recorded = record(index);
+            throw new CommandConflictException(root, request.publicCommandId(),
+                recorded.revision(), recorded.intentDigest(), request.commandDigest());
+          }
+        }
+      }
+      if (batch.get(0).expectedRevision() != revision) {
+        throw new RevisionConflictException(root, batch.get(0).expectedRevision(), revision);
+      }
+      Instant now = options.clock().instant();
+      List<CommitRecord> records = new ArrayList<>(batch.size());
+      List<byte[]> encoded = new ArrayList<>(batch.size());
+      long nextSequence = h == null ? 1 : h.nextSequence();
+      for (PatchRequest request : batch) {
+        CommitRecord record = patchRecord(request, revision, nextSequence, now);
+        encoded.add(encodeWithinLimit(record));
+        records.add(record);
+        revision = record.revision();
+        nextSequence = record.nextSequence();
+      }
+      List<CommitResult> results = new ArrayList<>(batch.size());
+      for (int i = 0; i < records.size(); i++) {
+        results.add(append(records.get(i), encoded.get(i), null));
+      }
+      signal.fire();
+      return List.copyOf(results);
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  @Override
+  public boolean checkpoint(long revision, JsonNode state, int stateVersion) {
+    Preconditions.checkArgument(revision >= 1, "revision must be >= 1: %s", revision);
+    Preconditions.checkNotNull(state, "state");
+    Preconditions.checkArgument(stateVersion >= 0, "stateVersion must be >= 0: %s",
+        stateVersion);
+    lockWriter();
+    try {
+      Head h = head;
+      if (h == null || h.revision() != revision) {
+        return false;
+      }
+      JsonNode copy = state.deepCopy();
+      checkpoint = new StoredState(copy, revision, h.updatedAt(), stateVersion);
+      checkpointBytes = journalBytes;
+      folded = new Folded(copy, revision);
+      return true;
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  @Override
+  public long journalBytesSinceCheckpoint() {
+    return journalBytesSeen - checkpointBytes;
+  }
+
+  /** The patch record of {@code request} after {@code revision}; checks payload sizes. */
+  private CommitRecord patchRecord(PatchRequest request, long revision, long nextSequence,
+      Instant now) {
+    long next = revision + 1;
+    List<Event> events = new ArrayList<>(request.events().size());
+    long sequence = nextSequence;
+    for (int i = 0; i < request.events().size(); i++) {
+      EventDraft draft = request.events().get(i);
+      int size = LedgerJson.canonical(draft.payload()).length;
+      if (size > options.maxEventPayloadBytes()) {
+        throw new LimitExceededException(root, "payload of event " + i + " (" + draft.type()
+            + ")", options.maxEventPayloadBytes(), size);
+      }
+      events.add(new Event(CommitRecord.eventId(root, sequence), root, sequence, next,
+          draft.type(), now, draft.payload(), request.publicCommandId(), draft.operationId()));
+      sequence++;
+    }
+    return new CommitRecord(CommitRecord.FORMAT, root, next, now, nextSequence, events,
+        request.publicCommandId(), request.commandDigest(), request.stateVersion(), null,
+        request.patch());
+  }
+
+  private byte[] encodeWithinLimit(CommitRecord record) {
+    byte[] line = JournalLine.encode(record);
+    long max = JournalLine.maxLineBytes(options);
+    if (line.length > max) {
+      throw new LimitExceededException(root, "commit record", max, line.length);
+    }
+    return line;
   }
 
   /** Takes the writer lock, bounded by the lock timeout. */

@@ -1,0 +1,250 @@
+package dev.ledger.collections.patchlog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import com.google.common.hash.Hashing;
+import dev.ledger.collections.CollectionOptions;
+import dev.ledger.collections.Schema;
+import dev.ledger.collections.Transaction;
+import dev.ledger.collections.TransactionResult;
+import dev.ledger.collections.View;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.core.spi.PatchLogSource;
+import dev.ledger.core.spi.PatchRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The machinery behind {@code CollectionStore}: open partitions, the transaction loop, the
+ * checkpoint policy. Thread-safe.
+ */
+final class Engine {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  /** The state version partitions are written with. */
+  static final int STATE_VERSION = 0;
+
+  final Schema schema;
+  final ObjectMapper mapper;
+  final CollectionOptions options;
+  final FieldPaths paths;
+  private final LedgerStore ledgers;
+  private final PatchLogSource logs;
+  private final ConcurrentHashMap<String, Partition> partitions = new ConcurrentHashMap<>();
+
+  /**
+   * Creates the engine.
+   *
+   * @param ledgers the store, as a ledger store (command look-ups)
+   * @param logs the same store, as a patch log source
+   * @param schema the schema
+   * @param mapper the mapper of documents
+   * @param options the options
+   */
+  Engine(LedgerStore ledgers, PatchLogSource logs, Schema schema, ObjectMapper mapper,
+      CollectionOptions options) {
+    this.ledgers = ledgers;
+    this.logs = logs;
+    this.schema = schema;
+    this.mapper = mapper;
+    this.options = options;
+    this.paths = new FieldPaths(mapper);
+  }
+
+  private Partition partition(String id) {
+    Preconditions.checkNotNull(id, "partition");
+    Partition open = partitions.get(id);
+    if (open != null) {
+      return open;
+    }
+    // The patch log validates the id as a root id and refuses a closed store.
+    return partitions.computeIfAbsent(id, p -> new Partition(this, p, logs.patchLog(p)));
+  }
+
+  /**
+   * Runs a transaction; see {@code CollectionStore#execute}.
+   *
+   * @param id the partition
+   * @param commandId the command id, or null
+   * @param work the callback
+   * @param <R> what it returns
+   * @return the result
+   */
+  <R> TransactionResult<R> execute(String id, String commandId,
+      Function<? super Transaction, ? extends R> work) {
+    Preconditions.checkNotNull(work, "work");
+    if (commandId != null) {
+      Preconditions.checkArgument(!commandId.isEmpty()
+          && commandId.length() <= EventDraft.MAX_NAME_LENGTH,
+          "command id must have 1 to %s characters, got %s", EventDraft.MAX_NAME_LENGTH,
+          commandId.length());
+    }
+    Partition partition = partition(id);
+    Preconditions.checkState(!partition.writer.isHeldByCurrentThread(),
+        "a transaction on partition '%s' cannot start inside another on the same partition",
+        id);
+    RevisionConflictException last = null;
+    for (int attempt = 0; attempt < options.attempts(); attempt++) {
+      if (attempt > 0) {
+        backoff(id, attempt);
+      }
+      partition.writer.lock();
+      try {
+        PartitionView view = partition.catchUp();
+        if (commandId != null) {
+          Optional<CommitResult> recorded = ledgers.ledger(id, JsonNode.class)
+              .command(commandId);
+          if (recorded.isPresent()) {
+            return new TransactionResult<>(null, recorded.get().revision(), true);
+          }
+        }
+        // The revision the callback reads: the commit expects exactly it, even if something
+        // moved the view meanwhile (then the commit conflicts and the callback runs again).
+        long base = view.revision;
+        TxContext tx = new TxContext(this, id, view, true);
+        R value;
+        try {
+          value = work.apply(tx);
+        } finally {
+          tx.close();
+        }
+        ObjectNode patch = tx.patch();
+        if (patch.isEmpty() && commandId == null) {
+          return new TransactionResult<>(value, base, false);
+        }
+        PatchRequest request = new PatchRequest(base, patch, STATE_VERSION,
+            tx.events(), commandId == null ? null : CommitRequest.publicCommandId(commandId),
+            commandId == null ? null : digest(commandId));
+        CommitResult result;
+        try {
+          result = partition.log.commitPatch(request);
+        } catch (RevisionConflictException e) {
+          if (last != null) {
+            e.addSuppressed(last);
+          }
+          last = e;
+          continue;
+        }
+        if (result.replayed()) {
+          return new TransactionResult<>(null, result.revision(), true);
+        }
+        partition.applyOwn(patch, result.revision());
+        maybeCheckpoint(partition, view);
+        return new TransactionResult<>(value, result.revision(), false);
+      } finally {
+        partition.writer.unlock();
+      }
+    }
+    throw last;
+  }
+
+  /**
+   * The intent digest of a collection transaction's command: its id alone, so that a retry
+   * whose callback, re-run on newer data, writes something else is still the same command.
+   */
+  private static String digest(String commandId) {
+    return Hashing.sha256().hashString("dev.ledger.collections:" + commandId,
+        StandardCharsets.UTF_8).toString();
+  }
+
+  /**
+   * Runs a read; see {@code CollectionStore#read}.
+   *
+   * @param id the partition
+   * @param work the callback
+   * @param <R> what it returns
+   * @return what the callback returned
+   */
+  <R> R read(String id, Function<? super View, ? extends R> work) {
+    Preconditions.checkNotNull(work, "work");
+    Partition partition = partition(id);
+    if (partition.writer.isHeldByCurrentThread()) {
+      // A read inside a transaction callback of this partition: the view must not move under
+      // the transaction, so it is read as it is.
+      return readView(partition, id, work);
+    }
+    if (partition.writer.tryLock()) {
+      try {
+        partition.catchUp();
+      } finally {
+        partition.writer.unlock();
+      }
+    } else if (partition.view() == null) {
+      partition.writer.lock();
+      try {
+        partition.catchUp();
+      } finally {
+        partition.writer.unlock();
+      }
+    }
+    return readView(partition, id, work);
+  }
+
+  private <R> R readView(Partition partition, String id,
+      Function<? super View, ? extends R> work) {
+    partition.viewLock.readLock().lock();
+    try {
+      PartitionView view = partition.view();
+      if (view == null) {
+        // A failed catch-up of another thread dropped the view between the two locks.
+        throw new IllegalStateException("partition '" + id + "' has no view; retry the read");
+      }
+      TxContext tx = new TxContext(this, id, view, false);
+      try {
+        return work.apply(tx);
+      } finally {
+        tx.close();
+      }
+    } finally {
+      partition.viewLock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Writes a checkpoint when the journal since the last one outgrew the data: its cost is
+   * then amortized over at least as many journal bytes as it writes. A failed checkpoint
+   * does not fail the transaction, which is committed: it is logged, and the next commit
+   * tries again.
+   */
+  private void maybeCheckpoint(Partition partition, PartitionView view) {
+    try {
+      long journal = partition.log.journalBytesSinceCheckpoint();
+      double threshold = Math.max(options.checkpointFloorBytes(),
+          options.checkpointFraction() * view.dataBytes());
+      if (journal > threshold) {
+        partition.log.checkpoint(view.revision, view.toTree(), STATE_VERSION);
+      }
+    } catch (LedgerException e) {
+      LOG.warn("Checkpoint of partition '{}' at revision {} failed; the next commit retries",
+          partition.id, view.revision, e);
+    }
+  }
+
+  private void backoff(String id, int attempt) {
+    long base = options.backoff().toNanos();
+    if (base == 0) {
+      return;
+    }
+    long ceiling = Math.min(base << Math.min(attempt, 16), TimeUnit.MILLISECONDS.toNanos(100));
+    long pause = ThreadLocalRandom.current().nextLong(ceiling / 2, ceiling + 1);
+    try {
+      TimeUnit.NANOSECONDS.sleep(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while retrying a transaction on partition '"
+          + id + "'", e);
+    }
+  }
+}

@@ -1,0 +1,217 @@
+package dev.ledger.collections.patchlog;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigDecimal;
+import java.util.Iterator;
+import java.util.Map;
+
+/** JSON values as the collection store compares, keys, patches and measures them. */
+final class Json {
+  static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  /** Writes compact JSON for sizes and keys; no reconfiguration, so shared. */
+  private static final ObjectMapper WRITER = new ObjectMapper();
+
+  private Json() {}
+
+  /** Compact JSON text of {@code node}. */
+  static String text(JsonNode node) {
+    try {
+      return WRITER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("value cannot be written as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /** Parses JSON text this class wrote. */
+  static JsonNode parse(String text) {
+    try {
+      return WRITER.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("not JSON: " + text, e);
+    }
+  }
+
+  /** Size of {@code node} as compact JSON, in bytes. */
+  static int bytes(JsonNode node) {
+    try {
+      return WRITER.writeValueAsBytes(node).length;
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("value cannot be written as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /** The value at a dotted path, or null when a step is missing or not an object. */
+  static JsonNode at(JsonNode doc, String[] path) {
+    JsonNode node = doc;
+    for (String step : path) {
+      if (node == null || !node.isObject()) {
+        return null;
+      }
+      node = node.get(step);
+    }
+    return node == null || node.isNull() ? null : node;
+  }
+
+  /** JSON equality with numbers compared by value. */
+  static boolean equal(JsonNode a, JsonNode b) {
+    if (a == null || b == null) {
+      return a == b;
+    }
+    if (a.isNumber() && b.isNumber()) {
+      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+    }
+    return a.equals(b);
+  }
+
+  /**
+   * A string that is equal for values {@link #equal} calls equal (and perhaps for a few
+   * others): the bucket of a secondary index. Null stands for a missing field.
+   */
+  static String indexKey(JsonNode value) {
+    if (value == null || value.isNull()) {
+      return "z";
+    }
+    if (value.isNumber()) {
+      BigDecimal number = value.decimalValue();
+      return "n" + (number.signum() == 0 ? "0" : number.stripTrailingZeros().toPlainString());
+    }
+    if (value.isTextual()) {
+      return "s" + value.textValue();
+    }
+    return "j" + text(value);
+  }
+
+  /** Rank of a JSON type in a sort: numbers, strings, booleans, others. */
+  private static int rank(JsonNode node) {
+    if (node.isNumber()) {
+      return 0;
+    }
+    if (node.isTextual()) {
+      return 1;
+    }
+    if (node.isBoolean()) {
+      return 2;
+    }
+    return 3;
+  }
+
+  /** Sort order of two present values (see {@code Query}). */
+  static int compare(JsonNode a, JsonNode b) {
+    int ra = rank(a);
+    int rb = rank(b);
+    if (ra != rb) {
+      return Integer.compare(ra, rb);
+    }
+    return switch (ra) {
+      case 0 -> a.decimalValue().compareTo(b.decimalValue());
+      case 1 -> a.textValue().compareTo(b.textValue());
+      case 2 -> Boolean.compare(a.booleanValue(), b.booleanValue());
+      default -> 0;
+    };
+  }
+
+  /**
+   * {@code value} as the JSON parser reads it back: an int node when it fits, else a long
+   * node. Trees the store keeps must equal their re-read form, so that a checkpoint equals
+   * the fold of the journal node for node.
+   */
+  static JsonNode number(long value) {
+    return value == (int) value ? NODES.numberNode((int) value) : NODES.numberNode(value);
+  }
+
+  /** A number node in the form the parser gives its JSON text (see {@link #number(long)}). */
+  static JsonNode canonicalNumber(JsonNode node) {
+    if (node.isIntegralNumber()) {
+      return node.canConvertToLong() ? number(node.longValue()) : NODES.numberNode(
+          node.bigIntegerValue());
+    }
+    return node.isDouble() ? node : NODES.numberNode(node.doubleValue());
+  }
+
+  /**
+   * A copy of {@code node} without null members in any object (array elements are kept),
+   * numbers in their parsed form ({@link #canonicalNumber}).
+   */
+  static JsonNode withoutNulls(JsonNode node) {
+    if (node.isObject()) {
+      ObjectNode copy = NODES.objectNode();
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        if (!field.getValue().isNull()) {
+          copy.set(field.getKey(), withoutNulls(field.getValue()));
+        }
+      }
+      return copy;
+    }
+    if (node.isArray()) {
+      ArrayNode copy = NODES.arrayNode(node.size());
+      for (JsonNode element : node) {
+        copy.add(element.isNull() ? element : withoutNulls(element));
+      }
+      return copy;
+    }
+    if (node.isNumber()) {
+      return canonicalNumber(node);
+    }
+    return node.deepCopy();
+  }
+
+  /**
+   * The merge patch from {@code before} to {@code after}, both objects without null members:
+   * removed fields as nulls, changed objects recursively, everything else whole. Empty when
+   * they are equal.
+   */
+  static ObjectNode diff(ObjectNode before, ObjectNode after) {
+    ObjectNode patch = NODES.objectNode();
+    Iterator<String> names = before.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!after.has(name)) {
+        patch.putNull(name);
+      }
+    }
+    for (Map.Entry<String, JsonNode> field : after.properties()) {
+      JsonNode old = before.get(field.getKey());
+      JsonNode now = field.getValue();
+      if (old != null && old.equals(now)) {
+        continue;
+      }
+      if (old != null && old.isObject() && now.isObject()) {
+        patch.set(field.getKey(), diff((ObjectNode) old, (ObjectNode) now));
+      } else {
+        patch.set(field.getKey(), now);
+      }
+    }
+    return patch;
+  }
+
+  /**
+   * Applies a merge patch, mutating {@code target} when it is an object; the patch's subtrees
+   * are copied, so the result shares nothing with the patch.
+   *
+   * @return the patched value (null only when the patch is null: remove)
+   */
+  static JsonNode merge(JsonNode target, JsonNode patch) {
+    if (patch == null || patch.isNull()) {
+      return null;
+    }
+    if (!patch.isObject()) {
+      return patch.deepCopy();
+    }
+    ObjectNode result = target != null && target.isObject() ? (ObjectNode) target
+        : NODES.objectNode();
+    for (Map.Entry<String, JsonNode> field : patch.properties()) {
+      JsonNode merged = merge(result.get(field.getKey()), field.getValue());
+      if (merged == null) {
+        result.remove(field.getKey());
+      } else {
+        result.set(field.getKey(), merged);
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,91 @@
+package dev.ledger.collections.patchlog;
+
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.StoredState;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+
+/**
+ * One open partition of one collection store: its patch log and its live view.
+ *
+ * <p><b>Locks.</b> {@code writer} serializes this store's transactions on the partition and
+ * every change of the view (catch-up and the apply after a commit), so a transaction's callback
+ * reads a view nobody changes. {@code view} lets reads run beside the callback: a change of
+ * the view takes its write side, which is short (the patches applied), and a read holds its
+ * read side for the read's callback. Other processes and stores are kept apart by the
+ * ledger's revision check, not by these locks.
+ */
+final class Partition {
+  final String id;
+  final PatchLog log;
+  final ReentrantLock writer = new ReentrantLock();
+  final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
+  /** The live view; null until opened; changed under {@code writer} and the write side. */
+  private volatile PartitionView view;
+  private final Engine engine;
+
+  Partition(Engine engine, String id, PatchLog log) {
+    this.engine = engine;
+    this.id = id;
+    this.log = log;
+  }
+
+  /**
+   * Opens the view if needed and folds the commits after it; call with {@code writer} held.
+   * A cold open reads the checkpoint and the commits after it; later calls only the commits
+   * after the view's revision.
+   */
+  PartitionView catchUp() {
+    if (view == null) {
+      PartitionView fresh = new PartitionView(engine.schema);
+      Optional<StoredState> checkpoint = log.checkpoint();
+      checkpoint.ifPresent(cp -> fresh.load(cp.state(), cp.revision()));
+      fold(fresh);
+      viewLock.writeLock().lock();
+      try {
+        view = fresh;
+      } finally {
+        viewLock.writeLock().unlock();
+      }
+      return view;
+    }
+    viewLock.writeLock().lock();
+    try {
+      fold(view);
+    } catch (RuntimeException e) {
+      // A fold that stopped half way leaves a view of no revision: open afresh next time.
+      view = null;
+      throw e;
+    } finally {
+      viewLock.writeLock().unlock();
+    }
+    return view;
+  }
+
+  private void fold(PartitionView target) {
+    try (Stream<LoggedCommit> commits = log.commitsAfter(target.revision)) {
+      commits.forEach(target::apply);
+    }
+  }
+
+  /** Applies this store's own commit; call with {@code writer} held. */
+  void applyOwn(com.fasterxml.jackson.databind.JsonNode patch, long revision) {
+    viewLock.writeLock().lock();
+    try {
+      view.applyPatch(patch, revision);
+    } catch (RuntimeException e) {
+      view = null;
+      throw e;
+    } finally {
+      viewLock.writeLock().unlock();
+    }
+  }
+
+  /** The view, for a read holding the read side; null before the first open. */
+  PartitionView view() {
+    return view;
+  }
+}

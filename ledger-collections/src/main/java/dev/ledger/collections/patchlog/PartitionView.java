@@ -1,0 +1,241 @@
+package dev.ledger.collections.patchlog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.collections.Schema;
+import dev.ledger.core.spi.LoggedCommit;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The live state of one partition, as of {@link #revision}: every collection, queue and
+ * key-value, updated by applying each commit's merge patch (cost: the patch), and written
+ * whole as a checkpoint tree. Not thread-safe: {@link Partition} guards it.
+ *
+ * <p>The state tree is documented on {@link PatchLogCollectionStore}.
+ */
+final class PartitionView {
+  private final Schema schema;
+  long revision;
+  final Map<String, DocTable> collections = new TreeMap<>();
+  final Map<String, ItemTable> queues = new TreeMap<>();
+  final Map<String, Map<String, JsonNode>> keyValues = new TreeMap<>();
+  private final Map<String, Long> valueBytes = new HashMap<>();
+  private long kvBytes;
+  private ObjectNode extra = Json.NODES.objectNode();
+
+  PartitionView(Schema schema) {
+    this.schema = schema;
+  }
+
+  /** Folds one commit read from the log. */
+  void apply(LoggedCommit commit) {
+    if (commit.state() != null) {
+      collections.clear();
+      queues.clear();
+      keyValues.clear();
+      valueBytes.clear();
+      kvBytes = 0;
+      extra = Json.NODES.objectNode();
+      applyPatch(commit.state(), commit.revision());
+    } else {
+      applyPatch(commit.patch(), commit.revision());
+    }
+  }
+
+  /** Replaces the whole view with a checkpointed state. */
+  void load(JsonNode state, long atRevision) {
+    apply(new LoggedCommit(Math.max(atRevision, 1), java.time.Instant.EPOCH, 0, state, null,
+        List.of(), null));
+    revision = atRevision;
+  }
+
+  /** Applies a merge patch of the state tree; the view is then at {@code newRevision}. */
+  void applyPatch(JsonNode patch, long newRevision) {
+    for (Map.Entry<String, JsonNode> section : patch.properties()) {
+      JsonNode value = section.getValue();
+      switch (section.getKey()) {
+        case "c" -> applyCollections(value);
+        case "q" -> applyQueues(value);
+        case "kv" -> applyKeyValues(value);
+        default -> {
+          ObjectNode one = Json.NODES.objectNode();
+          one.set(section.getKey(), value);
+          extra = (ObjectNode) Json.merge(extra, one);
+        }
+      }
+    }
+    revision = newRevision;
+  }
+
+  private DocTable newTable(String name) {
+    Schema.CollectionSpec<?> spec = schema.collections().get(name);
+    return new DocTable(spec == null ? List.of() : spec.indexes());
+  }
+
+  private void applyCollections(JsonNode patch) {
+    if (!patch.isObject()) {
+      collections.clear();
+      return;
+    }
+    for (Map.Entry<String, JsonNode> entry : patch.properties()) {
+      String name = entry.getKey();
+      JsonNode tp = entry.getValue();
+      if (!tp.isObject()) {
+        collections.remove(name);
+        continue;
+      }
+      DocTable table = collections.computeIfAbsent(name, this::newTable);
+      JsonNode docs = tp.get("docs");
+      if (docs != null && !docs.isObject()) {
+        long next = table.next;
+        table = newTable(name);
+        table.next = next;
+        collections.put(name, table);
+      } else if (docs != null) {
+        for (Map.Entry<String, JsonNode> doc : docs.properties()) {
+          applyDoc(table, doc.getKey(), doc.getValue());
+        }
+      }
+      JsonNode next = tp.get("next");
+      if (next != null && next.isIntegralNumber()) {
+        table.next = next.longValue();
+      }
+    }
+  }
+
+  private static void applyDoc(DocTable table, String key, JsonNode patch) {
+    if (patch.isNull()) {
+      table.remove(key);
+      return;
+    }
+    DocTable.Doc existing = table.get(key);
+    JsonNode ordinal = patch.get("o");
+    JsonNode body = patch.get("d");
+    if (existing == null || (ordinal != null && ordinal.longValue() != existing.ordinal)) {
+      if (existing != null) {
+        // Out of the table (and its indexes) before the merge changes the tree in place.
+        table.remove(key);
+      }
+      JsonNode tree = Json.merge(existing == null ? null : existing.tree, body == null
+          ? Json.NODES.objectNode() : body);
+      ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
+          : Json.NODES.objectNode();
+      long o = ordinal != null ? ordinal.longValue() : table.next;
+      table.put(new DocTable.Doc(key, o, doc, Json.bytes(doc)));
+    } else if (body != null) {
+      table.patch(existing, body);
+    }
+  }
+
+  private void applyQueues(JsonNode patch) {
+    if (!patch.isObject()) {
+      queues.clear();
+      return;
+    }
+    for (Map.Entry<String, JsonNode> entry : patch.properties()) {
+      JsonNode qp = entry.getValue();
+      if (!qp.isObject()) {
+        queues.remove(entry.getKey());
+        continue;
+      }
+      ItemTable queue = queues.computeIfAbsent(entry.getKey(), n -> new ItemTable());
+      JsonNode items = qp.get("items");
+      if (items != null && !items.isObject()) {
+        long next = queue.next;
+        queue = new ItemTable();
+        queue.next = next;
+        queues.put(entry.getKey(), queue);
+      } else if (items != null) {
+        for (Map.Entry<String, JsonNode> item : items.properties()) {
+          long seq = Long.parseLong(item.getKey());
+          if (item.getValue().isNull()) {
+            queue.remove(seq);
+          } else {
+            ItemTable.Item old = queue.items.get(seq);
+            queue.put(seq, Json.merge(old == null ? null : old.value().deepCopy(),
+                item.getValue()));
+          }
+        }
+      }
+      JsonNode next = qp.get("next");
+      if (next != null && next.isIntegralNumber()) {
+        queue.next = next.longValue();
+      }
+    }
+  }
+
+  private void applyKeyValues(JsonNode patch) {
+    if (!patch.isObject()) {
+      keyValues.clear();
+      valueBytes.clear();
+      kvBytes = 0;
+      return;
+    }
+    for (Map.Entry<String, JsonNode> entry : patch.properties()) {
+      String name = entry.getKey();
+      if (!entry.getValue().isObject()) {
+        Map<String, JsonNode> dropped = keyValues.remove(name);
+        if (dropped != null) {
+          for (String key : dropped.keySet()) {
+            kvBytes -= valueBytes.remove(name + '\u0000' + key);
+          }
+        }
+        continue;
+      }
+      Map<String, JsonNode> values = keyValues.computeIfAbsent(name, n -> new HashMap<>());
+      for (Map.Entry<String, JsonNode> kv : entry.getValue().properties()) {
+        String id = name + '\u0000' + kv.getKey();
+        Long before = valueBytes.remove(id);
+        if (before != null) {
+          kvBytes -= before;
+        }
+        if (kv.getValue().isNull()) {
+          values.remove(kv.getKey());
+        } else {
+          JsonNode old = values.get(kv.getKey());
+          JsonNode value = Json.merge(old == null ? null : old.deepCopy(), kv.getValue());
+          values.put(kv.getKey(), value);
+          long size = Json.bytes(value);
+          valueBytes.put(id, size);
+          kvBytes += size;
+        }
+      }
+    }
+  }
+
+  /** Bytes of the documents, items and values, as compact JSON. */
+  long dataBytes() {
+    long total = kvBytes;
+    for (DocTable table : collections.values()) {
+      total += table.bytes;
+    }
+    for (ItemTable queue : queues.values()) {
+      total += queue.bytes;
+    }
+    return total;
+  }
+
+  /** The whole state tree (see the class comment); shares the view's nodes, read it at once. */
+  ObjectNode toTree() {
+    ObjectNode root = extra.deepCopy();
+    if (!collections.isEmpty()) {
+      ObjectNode c = root.putObject("c");
+      collections.forEach((name, table) -> c.set(name, table.toTree()));
+    }
+    if (!queues.isEmpty()) {
+      ObjectNode q = root.putObject("q");
+      queues.forEach((name, queue) -> q.set(name, queue.toTree()));
+    }
+    if (!keyValues.isEmpty()) {
+      ObjectNode kv = root.putObject("kv");
+      keyValues.forEach((name, values) -> {
+        ObjectNode node = kv.putObject(name);
+        new TreeMap<>(values).forEach(node::set);
+      });
+    }
+    return root;
+  }
+}

@@ -1,0 +1,345 @@
+package dev.ledger.collections.patchlog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.collections.Collection;
+import dev.ledger.collections.DocumentNotFoundException;
+import dev.ledger.collections.DuplicateKeyException;
+import dev.ledger.collections.InvalidQueryException;
+import dev.ledger.collections.InvalidValueException;
+import dev.ledger.collections.Key;
+import dev.ledger.collections.Query;
+import dev.ledger.collections.QueryResult;
+import dev.ledger.collections.Schema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A collection inside one transaction: the view's table under an overlay of this
+ * transaction's writes (a key mapped to null is deleted). Each write call is staged whole and
+ * published to the overlay only when every item passed its checks, so a refused call leaves
+ * the transaction as it was.
+ */
+final class TxCollection<T> implements Collection<T> {
+  private final TxContext tx;
+  final Schema.CollectionSpec<T> spec;
+  /** The view's table, or null when the partition never held this collection. */
+  final DocTable table;
+  /** Keys this transaction wrote: the new document, or null when deleted. */
+  final Map<String, DocTable.Doc> overlay = new LinkedHashMap<>();
+  private long next;
+
+  TxCollection(TxContext tx, Schema.CollectionSpec<T> spec, DocTable table) {
+    this.tx = tx;
+    this.spec = spec;
+    this.table = table;
+    this.next = table == null ? 0 : table.next;
+  }
+
+  String name() {
+    return spec.name();
+  }
+
+  /** The document of {@code key} as this transaction sees it, or null. */
+  DocTable.Doc current(String key) {
+    if (overlay.containsKey(key)) {
+      return overlay.get(key);
+    }
+    return table == null ? null : table.get(key);
+  }
+
+  T map(DocTable.Doc doc) {
+    return tx.fromTree(spec.name(), doc.tree, spec.type());
+  }
+
+  /** The key of a document tree: the canonical JSON array of its key fields. */
+  String keyOf(JsonNode tree) {
+    ArrayNode values = Json.NODES.arrayNode(spec.primaryKey().size());
+    for (String field : spec.primaryKey()) {
+      values.add(scalar(field, tree.get(field)));
+    }
+    return Json.text(values);
+  }
+
+  private JsonNode scalar(String field, JsonNode value) {
+    if (value == null || value.isNull()) {
+      throw new InvalidValueException(tx.partition, spec.name(), "key field '" + field
+          + "' is missing");
+    }
+    if (!value.isTextual() && !value.isNumber() && !value.isBoolean()) {
+      throw new InvalidValueException(tx.partition, spec.name(), "key field '" + field
+          + "' must be a string, number or boolean, was " + value.getNodeType());
+    }
+    return value;
+  }
+
+  String keyOf(Key key) {
+    Preconditions.checkNotNull(key, "key");
+    if (key.values().size() != spec.primaryKey().size()) {
+      throw new InvalidValueException(tx.partition, spec.name(), "a key has "
+          + spec.primaryKey().size() + " values " + spec.primaryKey() + ", got "
+          + key.values().size());
+    }
+    ArrayNode values = Json.NODES.arrayNode(key.values().size());
+    for (int i = 0; i < key.values().size(); i++) {
+      values.add(scalar(spec.primaryKey().get(i), tx.toTree(spec.name(), "key value",
+          key.values().get(i))));
+    }
+    return Json.text(values);
+  }
+
+  private ObjectNode document(T item) {
+    Preconditions.checkNotNull(item, "a document of collection '%s' is null", spec.name());
+    if (!spec.type().isInstance(item)) {
+      throw new InvalidValueException(tx.partition, spec.name(), "a document must be a "
+          + spec.type().getName() + ", was " + item.getClass().getName());
+    }
+    JsonNode tree = tx.toTree(spec.name(), "document", item);
+    if (!tree.isObject()) {
+      throw new InvalidValueException(tx.partition, spec.name(), "a document must map to a "
+          + "JSON object, was " + tree.getNodeType());
+    }
+    return (ObjectNode) tree;
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  @Override
+  public Optional<T> get(Key key) {
+    tx.checkOpen();
+    DocTable.Doc doc = current(keyOf(key));
+    return doc == null ? Optional.empty() : Optional.of(map(doc));
+  }
+
+  @Override
+  public Optional<T> get(Query query) {
+    tx.checkOpen();
+    Preconditions.checkNotNull(query, "query");
+    Query first = new Query(query.conditions(), query.aggregate(), query.must(), query.sort(),
+        1, 0);
+    List<DocTable.Doc> docs = QueryRunner.run(tx, this, first).items();
+    return docs.isEmpty() ? Optional.empty() : Optional.of(map(docs.get(0)));
+  }
+
+  @Override
+  public QueryResult<T> query(Query query) {
+    tx.checkOpen();
+    Preconditions.checkNotNull(query, "query");
+    QueryRunner.Page page = QueryRunner.run(tx, this, query);
+    List<T> items = new ArrayList<>(page.items().size());
+    for (DocTable.Doc doc : page.items()) {
+      items.add(map(doc));
+    }
+    return new QueryResult<>(items, page.total());
+  }
+
+  @Override
+  public long size() {
+    tx.checkOpen();
+    long size = table == null ? 0 : table.size();
+    for (Map.Entry<String, DocTable.Doc> write : overlay.entrySet()) {
+      boolean inView = table != null && table.get(write.getKey()) != null;
+      if (write.getValue() == null && inView) {
+        size--;
+      } else if (write.getValue() != null && !inView) {
+        size++;
+      }
+    }
+    return size;
+  }
+
+  // ------------------------------------------------------------------ writes
+
+  /** Writes of one call, published together. */
+  private final class Staged {
+    final Map<String, DocTable.Doc> docs = new LinkedHashMap<>();
+    final List<Runnable> events = new ArrayList<>();
+    long nextOrdinal = next;
+
+    DocTable.Doc current(String key) {
+      return docs.containsKey(key) ? docs.get(key) : TxCollection.this.current(key);
+    }
+
+    void insert(String key, ObjectNode tree, int bytes) {
+      DocTable.Doc doc = new DocTable.Doc(key, nextOrdinal++, tree, bytes);
+      docs.put(key, doc);
+      events.add(() -> tx.event("collection.insert", payload(key).set("document", tree)));
+    }
+
+    void replace(DocTable.Doc before, ObjectNode tree, int bytes) {
+      docs.put(before.key, new DocTable.Doc(before.key, before.ordinal, tree, bytes));
+      ObjectNode patch = Json.diff(before.tree, tree);
+      events.add(() -> tx.event("collection.update", payload(before.key).set("patch", patch)));
+    }
+
+    void publish() {
+      overlay.putAll(docs);
+      next = nextOrdinal;
+      events.forEach(Runnable::run);
+    }
+  }
+
+  private ObjectNode payload(String key) {
+    ObjectNode payload = Json.NODES.objectNode();
+    payload.put("collection", spec.name());
+    payload.set("key", Json.parse(key));
+    return payload;
+  }
+
+  @Override
+  public void insert(List<T> items) {
+    tx.checkWritable();
+    Preconditions.checkNotNull(items, "items");
+    Staged staged = new Staged();
+    for (T item : items) {
+      ObjectNode tree = document(item);
+      String key = keyOf(tree);
+      int bytes = tx.checkSize(spec.name(), "document " + key, tree);
+      if (staged.current(key) != null) {
+        throw new DuplicateKeyException(tx.partition, spec.name(), key);
+      }
+      staged.insert(key, tree, bytes);
+    }
+    staged.publish();
+  }
+
+  @Override
+  public List<T> update(List<T> items) {
+    return write(items, null, false);
+  }
+
+  @Override
+  public List<T> update(List<T> items, List<String> fields) {
+    Preconditions.checkNotNull(fields, "fields");
+    return write(items, fields, false);
+  }
+
+  @Override
+  public List<T> upsert(List<T> items) {
+    return write(items, null, true);
+  }
+
+  @Override
+  public List<T> upsert(List<T> items, List<String> fields) {
+    Preconditions.checkNotNull(fields, "fields");
+    return write(items, fields, true);
+  }
+
+  /** Update or upsert; {@code fields} null replaces whole documents. */
+  private List<T> write(List<T> items, List<String> fields, boolean insertMissing) {
+    tx.checkWritable();
+    Preconditions.checkNotNull(items, "items");
+    if (fields != null) {
+      checkFields(fields);
+    }
+    Staged staged = new Staged();
+    List<ObjectNode> stored = new ArrayList<>(items.size());
+    for (T item : items) {
+      ObjectNode tree = document(item);
+      String key = keyOf(tree);
+      DocTable.Doc before = staged.current(key);
+      if (before == null) {
+        if (!insertMissing) {
+          throw new DocumentNotFoundException(tx.partition, spec.name(), key);
+        }
+        staged.insert(key, tree, tx.checkSize(spec.name(), "document " + key, tree));
+        stored.add(tree);
+        continue;
+      }
+      ObjectNode after;
+      if (fields == null) {
+        after = tree;
+      } else {
+        after = before.tree.deepCopy();
+        for (String field : fields) {
+          JsonNode value = tree.get(field);
+          if (value == null) {
+            after.remove(field);
+          } else {
+            after.set(field, value);
+          }
+        }
+      }
+      if (!after.equals(before.tree)) {
+        staged.replace(before, after, tx.checkSize(spec.name(), "document " + key, after));
+      }
+      stored.add(after);
+    }
+    staged.publish();
+    List<T> result = new ArrayList<>(stored.size());
+    for (ObjectNode tree : stored) {
+      result.add(tx.fromTree(spec.name(), tree, spec.type()));
+    }
+    return result;
+  }
+
+  private void checkFields(List<String> fields) {
+    for (String field : fields) {
+      Preconditions.checkNotNull(field, "a field name is null");
+      if (field.contains(".") || tx.engine.paths.resolve(spec.type(), field).isEmpty()) {
+        throw new InvalidQueryException(tx.partition, field, "is not a top-level field of "
+            + spec.type().getName());
+      }
+      if (spec.primaryKey().contains(field)) {
+        throw new InvalidQueryException(tx.partition, field, "is a primary key field of '"
+            + spec.name() + "' and cannot be updated");
+      }
+    }
+  }
+
+  @Override
+  public void delete(List<T> items) {
+    tx.checkWritable();
+    Preconditions.checkNotNull(items, "items");
+    List<String> keys = new ArrayList<>(items.size());
+    for (T item : items) {
+      keys.add(keyOf(document(item)));
+    }
+    for (String key : keys) {
+      if (current(key) != null) {
+        overlay.put(key, null);
+        tx.event("collection.delete", payload(key));
+      }
+    }
+  }
+
+  /** This collection's part of the transaction's patch, or empty when it wrote nothing. */
+  Optional<ObjectNode> patch() {
+    ObjectNode docs = Json.NODES.objectNode();
+    for (Map.Entry<String, DocTable.Doc> write : overlay.entrySet()) {
+      DocTable.Doc before = table == null ? null : table.get(write.getKey());
+      DocTable.Doc after = write.getValue();
+      if (after == null) {
+        if (before != null) {
+          docs.putNull(write.getKey());
+        }
+      } else if (before == null) {
+        ObjectNode entry = docs.putObject(write.getKey());
+        entry.set("o", Json.number(after.ordinal));
+        entry.set("d", after.tree);
+      } else if (before.ordinal != after.ordinal) {
+        ObjectNode entry = docs.putObject(write.getKey());
+        entry.set("o", Json.number(after.ordinal));
+        entry.set("d", Json.diff(before.tree, after.tree));
+      } else {
+        ObjectNode diff = Json.diff(before.tree, after.tree);
+        if (!diff.isEmpty()) {
+          docs.putObject(write.getKey()).set("d", diff);
+        }
+      }
+    }
+    boolean moved = next != (table == null ? 0 : table.next);
+    if (docs.isEmpty() && !moved) {
+      return Optional.empty();
+    }
+    ObjectNode patch = Json.NODES.objectNode();
+    patch.set("next", Json.number(next));
+    patch.set("docs", docs);
+    return Optional.of(patch);
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Typed collections with primary keys and queries, FIFO queues and key-value counters, kept
+ * per partition on a ledger's patch log and changed together in atomic transactions: the API
+ * in {@code dev.ledger.collections}; its implementation on a ledger's patch log in
+ * {@code dev.ledger.collections.patchlog}, which runs on any store that is a
+ * {@code PatchLogSource} (the file store, the in-memory store for tests).
+ */
+module dev.ledger.collections {
+  requires transitive dev.ledger.core;
+  requires transitive com.fasterxml.jackson.databind;
+  requires com.fasterxml.jackson.datatype.jsr310;
+  requires com.google.common;
+  requires org.slf4j;
+
+  exports dev.ledger.collections;
+  exports dev.ledger.collections.patchlog;
+}
