@@ -19,6 +19,7 @@ import java.util.TreeSet;
  * --rounds N           measured rounds (after one warm-up round)
  * --scenarios 1,2,...  run only these scenarios
  * --ledgers N          ledgers of scenario 9 (default 100,000; smoke 200)
+ * --docs N             documents of scenario 12's large partition (default 100,000)
  * --dir PATH           scratch directory for the stores (default target/bench-data);
  *                      deleted before and after the run
  * --out PATH           where the Markdown table goes (default target/bench.md)
@@ -36,6 +37,7 @@ public final class Bench {
     boolean publish = false;
     Integer rounds = null;
     Integer manyLedgers = null;
+    Integer docs = null;
     Set<Integer> scenarios = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -43,6 +45,7 @@ public final class Bench {
         case "--publish" -> publish = true;
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--ledgers" -> manyLedgers = Integer.parseInt(args[++i]);
+        case "--docs" -> docs = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--scenarios" -> {
@@ -52,7 +55,7 @@ public final class Bench {
           }
         }
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
-            + "; flags: --smoke --rounds N --scenarios 1,2 --ledgers N --dir PATH --out PATH"
+            + "; flags: --smoke --rounds N --scenarios 1,2 --ledgers N --docs N --dir PATH --out PATH"
             + " --publish");
       }
     }
@@ -65,6 +68,9 @@ public final class Bench {
     }
     if (manyLedgers != null) {
       config = config.withManyLedgers(manyLedgers);
+    }
+    if (docs != null) {
+      config = config.withCollectionDocs(docs);
     }
     String md = run(config, smoke ? "smoke" : "full");
     System.out.println(md);
@@ -129,6 +135,10 @@ public final class Bench {
       if (s.contains(10)) {
         progress("10 follow latency");
         FollowLatencyScenario.run(config, report);
+      }
+      if (s.contains(12)) {
+        progress("12 collections");
+        CollectionScenario.run(config, report);
       }
       if (s.contains(11)) {
         progress("11 PostgreSQL");
