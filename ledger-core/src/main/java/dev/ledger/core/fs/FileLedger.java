@@ -9,9 +9,12 @@ import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.ReadOnlyStoreException;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.internal.io.FileLocks;
 import dev.ledger.core.internal.io.SafeFiles;
@@ -154,6 +157,11 @@ final class FileLedger implements LedgerBackend {
     return reader.command(publicCommandId, commands);
   }
 
+  @Override
+  public long firstRetainedSequence() {
+    return reader.firstRetainedSequence();
+  }
+
   // ---------------------------------------------------------------- writer path
 
   @Override
@@ -213,7 +221,10 @@ final class FileLedger implements LedgerBackend {
     if (entry == null) {
       return null;
     }
-    CommitRecord recorded = reader.indexedRecord(id, entry);
+    CommitRecord recorded = reader.indexedRecordUnlessRemoved(id, entry);
+    if (recorded == null) {
+      return reader.removedCommandReplay(id, entry, request.commandDigest());
+    }
     if (!recorded.sameCommand(request)) {
       throw new CommandConflictException(root, id, recorded.revision(),
           recorded.intentDigest(), request.commandDigest());
@@ -420,6 +431,34 @@ final class FileLedger implements LedgerBackend {
     SafeFiles.replace(stateFile, checkpoint.encode(), sync);
     t.recentCommands.clear();
     t.sinceCheckpoint = 0;
+  }
+
+  /**
+   * Applies {@code policy} under the writer lock ({@link LedgerRetention}), moving removed
+   * segments into {@code archive} if it is not null.
+   */
+  RetentionResult applyRetention(RetentionPolicy policy, Path archive) {
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
+    checkNotFailed();
+    reader.refuseLinks();
+    if (!reader.exists()) {
+      throw new LedgerNotFoundException(root);
+    }
+    retainLockChannel();
+    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+      checkNotFailed();
+      Tail t = currentTail();
+      if (t.revision == 0) {
+        throw new LedgerNotFoundException(root);
+      }
+      held.verify();
+      return LedgerRetention.apply(root, dir, journal, reader, t, policy,
+          options.clock().instant(), archive, sync, () -> checkpoint(t));
+    } catch (IOException e) {
+      throw new LedgerIOException("applying retention to ledger '" + root + "'", dir, e);
+    }
   }
 
   private void ensureDirectories() {

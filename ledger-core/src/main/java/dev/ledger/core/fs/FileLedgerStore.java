@@ -17,6 +17,8 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.RepairResult;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
@@ -345,6 +347,9 @@ public final class FileLedgerStore implements LedgerStore {
    * @return the last revision exported (the header's revision count)
    * @throws LedgerNotFoundException if the store holds no such ledger
    * @throws CorruptLedgerException if the journal is damaged before the exported revision
+   * @throws dev.ledger.core.HistoryTruncatedException if a retention removed early history
+   *     ({@link #applyRetention}): an export holds every revision from 1, so it is refused
+   *     before anything is written
    * @throws LedgerIOException if the journal cannot be read or {@code out} cannot be written
    *     (what was written to {@code out} is then an incomplete export, which an import
    *     refuses)
@@ -401,6 +406,73 @@ public final class FileLedgerStore implements LedgerStore {
       return LedgerImport.importLedger(in, ledgers, limits, options().segmentBytes(),
           options().durability() == Durability.SYNC);
     });
+  }
+
+  /**
+   * Applies a retention policy to one ledger: removes the journal segments wholly before the
+   * first revision the policy keeps (see {@link RetentionPolicy} for the rules; the latest
+   * commit and the state are always kept). Same as {@code applyRetention(rootId, policy,
+   * null)}.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @return what was removed, and where the journal now starts
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's lock is not free in time
+   * @throws CorruptLedgerException if the history to be removed does not fold into a state
+   *     (nothing was removed then)
+   * @throws LedgerIOException if a file cannot be read, written or removed
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy) {
+    return applyRetention(rootId, policy, null);
+  }
+
+  /**
+   * Applies a retention policy to one ledger, under its writer lock (commits of this and
+   * other processes wait for it): removes the journal segments wholly before the first
+   * revision the policy keeps, or moves them to {@code archive}.
+   *
+   * <p><b>Steps, in crash-safe order</b> (see {@code LedgerRetention}): if {@code state.json}
+   * points into a segment that goes, a checkpoint is written at the journal's end first; then
+   * {@code retention.json} records durably where the journal now starts and the state just
+   * before it (the commit point); then the old segments are deleted (or moved) in ascending
+   * order and the directory is forced. A crash after the marker leaves only segments nothing
+   * refers to, which the next call removes (and counts).
+   *
+   * <p><b>After it.</b> A read from {@link dev.ledger.core.Cursor#START} starts at the first
+   * retained event ({@link dev.ledger.core.Ledger#firstRetainedSequence()}); a cursor into the
+   * removed history throws {@link dev.ledger.core.HistoryTruncatedException}, and so does a
+   * follower holding one. A command whose commit was removed still replays (its index entry
+   * stays): with its revision, no events and a cursor at the first retained event (see
+   * {@link dev.ledger.core.Ledger#command}). {@link #verify} and {@link #repair} start at the
+   * marker; {@link #export} refuses a truncated ledger. Idempotent: a second call with the
+   * same policy and no new commits removes nothing.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @param archive a directory to move removed segments into (as
+   *     {@code <archive>/<ledger directory>/journal/<segment>}, created if needed, a copy left
+   *     by an interrupted run replaced), or null to delete them
+   * @return what was removed, and where the journal now starts
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's lock is not free in time
+   * @throws CorruptLedgerException if the history to be removed does not fold into a state
+   *     (nothing was removed then)
+   * @throws LedgerIOException if a file cannot be read, written, removed or moved
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy, Path archive) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    Path target = archive == null ? null : archive.toAbsolutePath();
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, target));
   }
 
   @Override
@@ -540,6 +612,11 @@ public final class FileLedgerStore implements LedgerStore {
     @Override
     public List<String> rootIds() {
       return guarded(FileLedgerStore.this::listRootIds);
+    }
+
+    /** The backend of {@code rootId}, for a retention. */
+    FileLedger retainIn(String rootId) {
+      return backend(rootId);
     }
 
     @Override

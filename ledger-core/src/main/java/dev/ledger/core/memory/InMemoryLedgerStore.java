@@ -7,6 +7,8 @@ import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerExistsException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
@@ -108,6 +110,33 @@ public final class InMemoryLedgerStore implements LedgerStore {
     return shell.importLedger(in);
   }
 
+  /**
+   * Applies a retention policy to one ledger: drops the records before the first revision
+   * the policy keeps (see {@link RetentionPolicy}; the latest commit and the state are always
+   * kept), under the ledger's writer lock. Record by record, where the file store removes
+   * whole segments; otherwise the same rules as
+   * {@link dev.ledger.core.fs.FileLedgerStore#applyRetention}: reads from
+   * {@link dev.ledger.core.Cursor#START} start at the first retained event, a cursor into
+   * dropped history throws {@link dev.ledger.core.HistoryTruncatedException}, a command whose
+   * record was dropped replays with its revision and no events, and export is refused.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @return what was dropped ({@code segmentsRemoved} is 0; {@code bytesRemoved} counts the
+   *     record lines) and where the journal now starts
+   * @throws dev.ledger.core.LedgerNotFoundException if the store holds no such ledger
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's writer is busy past the lock
+   *     timeout
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws dev.ledger.core.StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy));
+  }
+
   @Override
   public void close() {
     shell.close();
@@ -132,6 +161,11 @@ public final class InMemoryLedgerStore implements LedgerStore {
     @Override
     public List<String> rootIds() {
       return guarded(() -> backendsWithCommits());
+    }
+
+    /** The backend of {@code rootId}, for a retention. */
+    MemoryLedger retainIn(String rootId) {
+      return backend(rootId);
     }
 
     private List<String> backendsWithCommits() {
