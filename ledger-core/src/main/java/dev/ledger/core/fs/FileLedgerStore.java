@@ -67,6 +67,9 @@ import java.util.function.Consumer;
  *                                            one checksummed commit record per line
  *                                            ({@code JournalLine}, {@code CommitRecord})
  *     commands/&lt;2 hex&gt;/&lt;62 hex&gt;.json         command id index ({@link CommandIndex})
+ *     retention.json                         where the journal starts after a retention, with
+ *                                            the state before it ({@link RetentionMarker});
+ *                                            absent until {@link #applyRetention}
  * </pre>
  * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
