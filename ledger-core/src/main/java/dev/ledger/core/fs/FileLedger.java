@@ -303,7 +303,7 @@ final class FileLedger implements LedgerBackend {
         tail = null;
       }
       reader.refuseLinks();
-      t = Tail.start(reader.readCheckpoint());
+      t = reader.start(reader.readCheckpoint());
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
       if (t.channel != null) {

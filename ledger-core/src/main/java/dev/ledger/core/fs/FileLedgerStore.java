@@ -538,7 +538,8 @@ public final class FileLedgerStore implements LedgerStore {
         SafeFiles.refuseLink(entry);
         if (Files.isDirectory(entry)
             && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
-                || Files.exists(entry.resolve("state.json")))) {
+                || Files.exists(entry.resolve("state.json"))
+                || Files.exists(entry.resolve(RetentionMarker.FILE)))) {
           ids.add(id);
         }
       }
@@ -589,7 +590,8 @@ public final class FileLedgerStore implements LedgerStore {
         SafeFiles.refuseLink(entry);
         if (Files.isDirectory(entry)
             && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
-                || Files.exists(entry.resolve("state.json")))) {
+                || Files.exists(entry.resolve("state.json"))
+                || Files.exists(entry.resolve(RetentionMarker.FILE)))) {
           ids.add(id);
         }
       }

@@ -95,7 +95,8 @@ final class LedgerReader {
   }
 
   boolean exists() {
-    return Files.exists(journal.segment(1)) || Files.exists(stateFile);
+    return Files.exists(journal.segment(1)) || Files.exists(stateFile)
+        || Files.exists(stateFile.resolveSibling(RetentionMarker.FILE));
   }
 
   Optional<StoredState> read() {
@@ -112,7 +113,7 @@ final class LedgerReader {
     }
     return retrying(() -> {
       refuseLinks();
-      Tail t = checkedStart(Tail.start(readCheckpoint()));
+      Tail t = checkedStart(start(readCheckpoint()));
       return t == null ? Optional.empty() : readFrom(t);
     });
   }
@@ -175,7 +176,7 @@ final class LedgerReader {
     }
     if (t == null) {
       refuseLinks();
-      t = checkedStart(Tail.start(readCheckpointHeader()));
+      t = checkedStart(start(readCheckpointHeader()));
       if (t == null) {
         return Optional.empty();
       }
@@ -191,6 +192,29 @@ final class LedgerReader {
     }
     return t.revision == 0 ? Optional.empty()
         : Optional.of(new LedgerHead(root, t.revision, t.nextSequence - 1, t.updatedAt));
+  }
+
+  /**
+   * Where a read from the files starts: the checkpoint; without one, the retention marker's
+   * base (a retention always leaves a checkpoint, but {@code state.json} may be lost later);
+   * without either, the start of an empty ledger.
+   */
+  Tail start(Checkpoint checkpoint) {
+    if (checkpoint != null) {
+      return Tail.start(checkpoint);
+    }
+    RetentionMarker m = marker();
+    Tail t = Tail.start(null);
+    if (m != null) {
+      t.revision = m.baseRevision();
+      t.nextSequence = m.firstSequence();
+      t.segment = m.firstRevision();
+      t.end = 0;
+      t.state = m.baseState();
+      t.stateVersion = m.baseStateVersion();
+      t.updatedAt = m.baseUpdatedAt();
+    }
+    return t;
   }
 
   /** As {@link #readCheckpoint}, without the state ({@link Checkpoint#readHeader}). */
@@ -337,7 +361,7 @@ final class LedgerReader {
     if (found != null) {
       return Optional.of(found);
     }
-    Tail t = checkedStart(Tail.start(readCheckpoint()));
+    Tail t = checkedStart(start(readCheckpoint()));
     if (t == null) {
       return Optional.empty();
     }
