@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
@@ -86,6 +87,8 @@ final class FileLedger implements LedgerBackend {
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
+  /** Told of each durable commit under the lock (the store's commit listeners). */
+  private volatile CommitListener listener = result -> { };
   /** Fired once each commit of this store is durable, for followers in this process. */
   private final CommitSignal signal = new CommitSignal();
 
@@ -112,6 +115,11 @@ final class FileLedger implements LedgerBackend {
   @Override
   public String rootId() {
     return root;
+  }
+
+  /** Sets what is told of each durable commit ({@link CommitListener}); never throws. */
+  void listen(CommitListener committed) {
+    this.listener = committed;
   }
 
   // ---------------------------------------------------------------- reader path
@@ -207,8 +215,10 @@ final class FileLedger implements LedgerBackend {
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }
-      return record.result(CursorCodec.encode(root, record.lastSequence(), t.segment, offset),
-          false);
+      CommitResult result = record.result(CursorCodec.encode(root, record.lastSequence(),
+          t.segment, offset), false);
+      listener.committed(result); // under the lock: listeners see one ledger in commit order
+      return result;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import com.google.common.base.Preconditions;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
 import dev.ledger.core.ImportResult;
@@ -478,6 +479,31 @@ public final class FileLedgerStore implements LedgerStore {
     return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, target));
   }
 
+  /**
+   * Registers a listener told of every commit this store makes from now on: once per
+   * commit, in commit order for each ledger, on the committing thread under the ledger's
+   * lock, after the commit is durable (see {@link CommitListener};
+   * {@link dev.ledger.core.TraceSink} is one). Commits of other stores or processes on the
+   * same directory are not seen. What it throws never fails a commit.
+   *
+   * @param listener the listener
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public void addCommitListener(CommitListener listener) {
+    shell.addCommitListener(listener);
+  }
+
+  /**
+   * Removes a listener registered with {@link #addCommitListener}.
+   *
+   * @param listener the listener
+   * @return whether it was registered
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public boolean removeCommitListener(CommitListener listener) {
+    return shell.removeCommitListener(listener);
+  }
+
   @Override
   public String toString() {
     return shell.toString();
@@ -610,8 +636,11 @@ public final class FileLedgerStore implements LedgerStore {
 
     @Override
     protected FileLedger newBackend(String rootId) {
-      return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-          options(), limits, readOnly ? "file store at " + base : null);
+      FileLedger ledger = new FileLedger(rootId,
+          ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)), options(), limits,
+          readOnly ? "file store at " + base : null);
+      ledger.listen(commitListeners());
+      return ledger;
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerExistsException;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.RetentionPolicy;
 import dev.ledger.core.RetentionResult;
@@ -137,6 +138,30 @@ public final class InMemoryLedgerStore implements LedgerStore {
     return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy));
   }
 
+  /**
+   * Registers a listener told of every commit this store makes from now on: once per
+   * commit, in commit order for each ledger, on the committing thread (see
+   * {@link CommitListener}; {@link dev.ledger.core.TraceSink} is one). What it throws never
+   * fails a commit.
+   *
+   * @param listener the listener
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public void addCommitListener(CommitListener listener) {
+    shell.addCommitListener(listener);
+  }
+
+  /**
+   * Removes a listener registered with {@link #addCommitListener}.
+   *
+   * @param listener the listener
+   * @return whether it was registered
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public boolean removeCommitListener(CommitListener listener) {
+    return shell.removeCommitListener(listener);
+  }
+
   @Override
   public void close() {
     shell.close();
@@ -155,7 +180,9 @@ public final class InMemoryLedgerStore implements LedgerStore {
 
     @Override
     protected MemoryLedger newBackend(String rootId) {
-      return new MemoryLedger(rootId, options());
+      MemoryLedger ledger = new MemoryLedger(rootId, options());
+      ledger.listen(commitListeners());
+      return ledger;
     }
 
     @Override

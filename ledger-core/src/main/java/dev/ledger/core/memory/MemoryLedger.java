@@ -2,6 +2,7 @@ package dev.ledger.core.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
@@ -71,6 +72,8 @@ final class MemoryLedger implements LedgerBackend {
   private volatile Retained retained;
   /** Intent digests of commands whose records retention removed. */
   private final Map<String, String> removedDigests = new ConcurrentHashMap<>();
+  /** Told of each commit under the writer lock (the store's commit listeners). */
+  private volatile CommitListener listener = result -> { };
   /** Fired after each commit, for followers. */
   private final CommitSignal signal = new CommitSignal();
 
@@ -88,6 +91,11 @@ final class MemoryLedger implements LedgerBackend {
   @Override
   public String rootId() {
     return root;
+  }
+
+  /** Sets what is told of each commit ({@link CommitListener}); never throws. */
+  void listen(CommitListener committed) {
+    this.listener = committed;
   }
 
   @Override
@@ -180,7 +188,9 @@ final class MemoryLedger implements LedgerBackend {
       head = new Head(request.state(), record.revision(), record.committedAt(),
           record.nextSequence(), record.stateVersion());
       signal.fire();
-      return record.result(cursorAfter(record, index), false);
+      CommitResult result = record.result(cursorAfter(record, index), false);
+      listener.committed(result); // under the writer lock: in commit order
+      return result;
     } finally {
       writer.unlock();
     }
