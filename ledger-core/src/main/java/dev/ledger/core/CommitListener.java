@@ -2,7 +2,7 @@ package dev.ledger.core;
 
 /**
  * Told of each commit a store acknowledges, for mirrors and metrics that must never hold a
- * commit back ({@link TraceSink} is one). Registered with a store's
+ * commit back ({@link dev.ledger.core.fs.TraceSink} is one). Registered with a store's
  * {@code addCommitListener} ({@link dev.ledger.core.fs.FileLedgerStore#addCommitListener},
  * {@link dev.ledger.core.memory.InMemoryLedgerStore#addCommitListener}).
  *

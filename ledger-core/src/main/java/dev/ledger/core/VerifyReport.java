@@ -121,8 +121,9 @@ public record VerifyReport(int ledgers, long segments, long records, long events
     /** The journal ends with an incomplete or torn line: a crash left it; the next writer cuts it. */
     TORN_TAIL(false),
     /**
-     * A command index entry that does not parse, of a command no checkpoint covers yet: a
-     * checkpoint being written, or damage that the next checkpoint rewrites.
+     * A command index entry that does not parse or does not match its commit, of a command
+     * no checkpoint covers yet: a checkpoint being written, or damage that the next
+     * checkpoint rewrites.
      */
     UNSETTLED_COMMAND_ENTRY(false),
     /** A temp file a crashed checkpoint left; the next writer removes it. */

@@ -416,7 +416,7 @@ public final class FileLedgerStore implements LedgerStore {
    * Applies a retention policy to one ledger: removes the journal segments wholly before the
    * first revision the policy keeps (see {@link RetentionPolicy} for the rules; the latest
    * commit and the state are always kept). Same as {@code applyRetention(rootId, policy,
-   * null)}.
+   * archive)} without an archive: removed segments are deleted.
    *
    * @param rootId the ledger
    * @param policy what to keep
@@ -432,7 +432,9 @@ public final class FileLedgerStore implements LedgerStore {
    * @throws StoreClosedException if the store is closed
    */
   public RetentionResult applyRetention(String rootId, RetentionPolicy policy) {
-    return applyRetention(rootId, policy, null);
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, null));
   }
 
   /**
@@ -458,9 +460,10 @@ public final class FileLedgerStore implements LedgerStore {
    *
    * @param rootId the ledger
    * @param policy what to keep
-   * @param archive a directory to move removed segments into (as
-   *     {@code <archive>/<ledger directory>/journal/<segment>}, created if needed, a copy left
-   *     by an interrupted run replaced), or null to delete them
+   * @param archive a directory to move removed segments into, as
+   *     {@code <archive>/<ledger directory>/journal/<segment>} (created if needed; a copy an
+   *     interrupted run left is replaced); {@link #applyRetention(String, RetentionPolicy)}
+   *     deletes them instead
    * @return what was removed, and where the journal now starts
    * @throws LedgerNotFoundException if the store holds no such ledger
    * @throws ReadOnlyStoreException if the store is read-only
@@ -469,13 +472,14 @@ public final class FileLedgerStore implements LedgerStore {
    *     (nothing was removed then)
    * @throws LedgerIOException if a file cannot be read, written, removed or moved
    * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
-   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws NullPointerException if an argument is null
    * @throws StoreClosedException if the store is closed
    */
   public RetentionResult applyRetention(String rootId, RetentionPolicy policy, Path archive) {
     Preconditions.checkNotNull(rootId, "rootId");
     Preconditions.checkNotNull(policy, "policy");
-    Path target = archive == null ? null : archive.toAbsolutePath();
+    Preconditions.checkNotNull(archive, "archive");
+    Path target = archive.toAbsolutePath();
     return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, target));
   }
 
@@ -483,7 +487,7 @@ public final class FileLedgerStore implements LedgerStore {
    * Registers a listener told of every commit this store makes from now on: once per
    * commit, in commit order for each ledger, on the committing thread under the ledger's
    * lock, after the commit is durable (see {@link CommitListener};
-   * {@link dev.ledger.core.TraceSink} is one). Commits of other stores or processes on the
+   * {@link TraceSink} is one). Commits of other stores or processes on the
    * same directory are not seen. What it throws never fails a commit.
    *
    * @param listener the listener

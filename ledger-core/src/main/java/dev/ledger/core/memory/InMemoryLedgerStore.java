@@ -141,7 +141,7 @@ public final class InMemoryLedgerStore implements LedgerStore {
   /**
    * Registers a listener told of every commit this store makes from now on: once per
    * commit, in commit order for each ledger, on the committing thread (see
-   * {@link CommitListener}; {@link dev.ledger.core.TraceSink} is one). What it throws never
+   * {@link CommitListener}; {@link dev.ledger.core.fs.TraceSink} is one). What it throws never
    * fails a commit.
    *
    * @param listener the listener

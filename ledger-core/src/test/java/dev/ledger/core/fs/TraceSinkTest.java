@@ -1,10 +1,16 @@
-package dev.ledger.core;
+package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.core.Change;
+import dev.ledger.core.Cursor;
+import dev.ledger.core.Durability;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.Ledger;
+import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.memory.InMemoryLedgerStore;
 import dev.ledger.testing.fault.FaultyFileSystem;

@@ -1,9 +1,12 @@
-package dev.ledger.core;
+package dev.ledger.core.fs;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
+import dev.ledger.core.CommitListener;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Event;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.ByteArrayOutputStream;
@@ -146,7 +149,7 @@ public final class TraceSink implements CommitListener, AutoCloseable {
    * @param rootId the ledger's root id
    * @return {@code <dir>/<root dir>.trace.jsonl}
    * @throws NullPointerException if {@code rootId} is null
-   * @throws InvalidIdentifierException if {@code rootId} is not a valid root id
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not a valid root id
    */
   public Path file(String rootId) {
     return dir.resolve(Identifiers.toDirectoryName("root id", rootId) + ".trace.jsonl");
