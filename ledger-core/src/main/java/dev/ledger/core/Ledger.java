@@ -151,6 +151,13 @@ public interface Ledger<S> {
    * call, and after an I/O error, whether the failed commit reached the journal.
    *
    * @param commandId the caller's command id, as given to {@link EventDraft#withCommandId}
+   * <p>After a {@link RetentionPolicy retention} removed the commit's record, the command is
+   * still known (its index entry is kept for the ledger's life): the result then has the
+   * commit's revision, no events (they are gone), the commit time of the last removed
+   * revision (at or after the real one) and a cursor at the first retained event. A retry of
+   * such a command through {@link #commit} replays the same way; with other drafts it is a
+   * {@link CommandConflictException}.
+   *
    * @return the original result ({@code replayed() == true}, with a cursor after its
    *     events), or empty if no commit of this ledger carries the id
    * @throws IllegalArgumentException if the id is empty or longer than
