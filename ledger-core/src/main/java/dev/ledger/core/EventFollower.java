@@ -26,8 +26,10 @@ import java.util.Optional;
  * <p><b>Errors.</b> A failure to read (a damaged journal, an invalid cursor, a closed store:
  * the same typed errors as {@link Ledger#events}) closes the follower; that call and every
  * later one throw it. Commits are never skipped: when history before the cursor is no longer
- * there (retention, not yet built), the read fails with the typed error {@code events} gives
- * for it, never with a silent gap.
+ * there (a {@link RetentionPolicy} removed it), the read fails with
+ * {@link HistoryTruncatedException}, as {@code events} does, never with a silent gap; a
+ * follower opened at {@link Cursor#START} starts at the first retained event
+ * ({@link Ledger#firstRetainedSequence()}).
  *
  * <p><b>Threads.</b> One consumer thread calls {@link #next}, {@link #poll}, {@link #cursor}
  * and {@link #buffered}; {@link #close} may be called from any thread and wakes a waiting

@@ -151,6 +151,13 @@ public interface Ledger<S> {
    * call, and after an I/O error, whether the failed commit reached the journal.
    *
    * @param commandId the caller's command id, as given to {@link EventDraft#withCommandId}
+   * <p>After a {@link RetentionPolicy retention} removed the commit's record, the command is
+   * still known (its index entry is kept for the ledger's life): the result then has the
+   * commit's revision, no events (they are gone), the commit time of the last removed
+   * revision (at or after the real one) and a cursor at the first retained event. A retry of
+   * such a command through {@link #commit} replays the same way; with other drafts it is a
+   * {@link CommandConflictException}.
+   *
    * @return the original result ({@code replayed() == true}, with a cursor after its
    *     events), or empty if no commit of this ledger carries the id
    * @throws IllegalArgumentException if the id is empty or longer than
@@ -169,6 +176,8 @@ public interface Ledger<S> {
    * @throws NullPointerException if {@code after} is null
    * @throws IllegalArgumentException if limit is out of range
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
+   * @throws HistoryTruncatedException if the cursor points into history that retention
+   *     removed (a read from START begins at {@link #firstRetainedSequence()} instead)
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
    *     (reading START of an absent ledger gives an empty page)
    */
@@ -183,9 +192,29 @@ public interface Ledger<S> {
    * @return the events in sequence order
    * @throws NullPointerException if {@code after} is null
    * @throws InvalidCursorException if the cursor is not a valid cursor of this ledger
+   * @throws HistoryTruncatedException if the cursor points into history that retention
+   *     removed, or (while the stream is read) a retention removes the segment it reads
    * @throws LedgerNotFoundException if the ledger does not exist and the cursor is not START
    */
   Stream<Event> replay(Cursor after);
+
+  /**
+   * The sequence of the first event this ledger's journal still holds: 1 unless a retention
+   * ({@link RetentionPolicy}) removed older history. A read from {@link Cursor#START}
+   * ({@link #events}, {@link #replay}, {@link #follow}) starts at this event; a cursor that
+   * points before it (one that needs event {@code firstRetainedSequence() - 1} or earlier)
+   * throws {@link HistoryTruncatedException}. So a reader from START that needs the whole
+   * history compares its first event's sequence with 1, or calls this first. Takes no lock.
+   *
+   * <p>The default, for implementations written before retention existed, returns 1.
+   *
+   * @return the first retained sequence, at least 1 (1 for a ledger that does not exist)
+   * @throws CorruptLedgerException if the retention marker is damaged
+   * @throws LedgerIOException if it cannot be read
+   */
+  default long firstRetainedSequence() {
+    return 1;
+  }
 
   /**
    * Follows the journal after {@code after}: catch-up, then live, with

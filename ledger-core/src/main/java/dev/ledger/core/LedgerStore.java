@@ -171,6 +171,8 @@ public interface LedgerStore extends AutoCloseable {
    * @throws InvalidIdentifierException if {@code rootId} is not a valid root id
    * @throws LedgerNotFoundException if the store holds no such ledger
    * @throws CorruptLedgerException if the ledger is damaged before the exported revision
+   * @throws HistoryTruncatedException if a retention removed the ledger's early history: an
+   *     export holds every revision from 1, so it is refused before anything is written
    * @throws LedgerIOException if the ledger cannot be read or {@code out} cannot be written
    *     (what reached {@code out} is then an incomplete export, which an import refuses)
    * @throws StoreClosedException if the store is closed

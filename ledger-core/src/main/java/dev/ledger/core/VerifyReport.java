@@ -91,6 +91,13 @@ public record VerifyReport(int ledgers, long segments, long records, long events
     SEGMENT_MISNAMED(true),
     /** A segment the journal needs is absent (the next one present is named). */
     MISSING_SEGMENT(true),
+    /** {@code retention.json} does not parse, is not this ledger's, or is of a newer format. */
+    BAD_RETENTION_MARKER(true),
+    /**
+     * A segment before the first revision {@code retention.json} keeps: an interrupted
+     * retention left it; nothing reads it, and the next retention removes it.
+     */
+    RETAINED_LEFTOVER(false),
     /** A record that patches a state when no state precedes it, or whose patch fails. */
     BAD_STATE_CHANGE(true),
     /** A command id recorded by two commits. */
@@ -114,8 +121,9 @@ public record VerifyReport(int ledgers, long segments, long records, long events
     /** The journal ends with an incomplete or torn line: a crash left it; the next writer cuts it. */
     TORN_TAIL(false),
     /**
-     * A command index entry that does not parse, of a command no checkpoint covers yet: a
-     * checkpoint being written, or damage that the next checkpoint rewrites.
+     * A command index entry that does not parse or does not match its commit, of a command
+     * no checkpoint covers yet: a checkpoint being written, or damage that the next
+     * checkpoint rewrites.
      */
     UNSETTLED_COMMAND_ENTRY(false),
     /** A temp file a crashed checkpoint left; the next writer removes it. */

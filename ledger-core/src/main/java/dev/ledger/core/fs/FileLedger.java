@@ -3,6 +3,7 @@ package dev.ledger.core.fs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
@@ -11,9 +12,12 @@ import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
+import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.ReadOnlyStoreException;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.internal.io.FileLocks;
 import dev.ledger.core.internal.io.SafeFiles;
@@ -121,6 +125,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
+  /** Told of each durable commit under the lock (the store's commit listeners). */
+  private volatile CommitListener listener = result -> { };
   /** Fired once each commit of this store is durable, for followers in this process. */
   private final CommitSignal signal = new CommitSignal();
   /** Journal bytes after the checkpoint, for a patch log's checkpoint policy. */
@@ -155,6 +161,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public String rootId() {
     return root;
+  }
+
+  /** Sets what is told of each durable commit ({@link CommitListener}); never throws. */
+  void listen(CommitListener committed) {
+    this.listener = committed;
   }
 
   // ---------------------------------------------------------------- reader path
@@ -198,6 +209,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Optional<CommitResult> command(String publicCommandId) {
     return reader.command(publicCommandId, commands);
+  }
+
+  @Override
+  public long firstRetainedSequence() {
+    return reader.firstRetainedSequence();
   }
 
   // ---------------------------------------------------------------- writer path
@@ -254,8 +270,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }
-      return record.result(CursorCodec.encode(root, record.lastSequence(), t.segment, offset),
-          false);
+      CommitResult result = record.result(CursorCodec.encode(root, record.lastSequence(),
+          t.segment, offset), false);
+      listener.committed(result); // under the lock: listeners see one ledger in commit order
+      return result;
     }
   }
 
@@ -268,7 +286,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
     if (entry == null) {
       return null;
     }
-    CommitRecord recorded = reader.indexedRecord(id, entry);
+    CommitRecord recorded = reader.indexedRecordUnlessRemoved(id, entry);
+    if (recorded == null) {
+      return reader.removedCommandReplay(id, entry, request.commandDigest());
+    }
     if (!recorded.sameCommand(request)) {
       throw new CommandConflictException(root, id, recorded.revision(),
           recorded.intentDigest(), request.commandDigest());
@@ -364,8 +385,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
         tail = null;
       }
       reader.refuseLinks();
-      t = Tail.start(want == Tail.Holds.STATE ? reader.readCheckpoint()
+      t = reader.start(want == Tail.Holds.STATE ? reader.readCheckpoint()
           : reader.readCheckpointHeader());
+      if (want == Tail.Holds.POSITION) {
+        t.dropState(); // a retention marker's base state, when no checkpoint exists
+      }
       t.holds = want;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
@@ -624,8 +648,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
               record.commandDigest(), record.revision(), t.segment, offset));
         }
         t.sinceCheckpoint++;
-        results.add(record.result(CursorCodec.encode(root, record.lastSequence(), t.segment,
-            offset), false));
+        CommitResult result = record.result(CursorCodec.encode(root, record.lastSequence(),
+            t.segment, offset), false);
+        listener.committed(result); // under the lock, in commit order, as for commit
+        results.add(result);
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
       // No reader.publish: the read cache holds states and this commit built none; the next
@@ -695,6 +721,34 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public long journalBytesSinceCheckpoint() {
     return growth.bytesSinceCheckpoint(patchEnd);
+  }
+
+  /**
+   * Applies {@code policy} under the writer lock ({@link LedgerRetention}), moving removed
+   * segments into {@code archive} if it is not null.
+   */
+  RetentionResult applyRetention(RetentionPolicy policy, Path archive) {
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
+    checkNotFailed();
+    reader.refuseLinks();
+    if (!reader.exists()) {
+      throw new LedgerNotFoundException(root);
+    }
+    retainLockChannel();
+    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+      checkNotFailed();
+      Tail t = currentTail();
+      if (t.revision == 0) {
+        throw new LedgerNotFoundException(root);
+      }
+      held.verify();
+      return LedgerRetention.apply(root, dir, journal, reader, t, policy,
+          options.clock().instant(), archive, sync, () -> checkpoint(t));
+    } catch (IOException e) {
+      throw new LedgerIOException("applying retention to ledger '" + root + "'", dir, e);
+    }
   }
 
   private void ensureDirectories() {

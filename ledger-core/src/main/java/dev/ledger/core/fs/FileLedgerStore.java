@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import com.google.common.base.Preconditions;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
 import dev.ledger.core.ImportResult;
@@ -17,6 +18,8 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.RepairResult;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
@@ -67,6 +70,9 @@ import java.util.function.Consumer;
  *                                            one checksummed commit record per line
  *                                            ({@code JournalLine}, {@code CommitRecord})
  *     commands/&lt;2 hex&gt;/&lt;62 hex&gt;.json         command id index ({@link CommandIndex})
+ *     retention.json                         where the journal starts after a retention, with
+ *                                            the state before it ({@link RetentionMarker});
+ *                                            absent until {@link #applyRetention}
  * </pre>
  * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
@@ -350,6 +356,9 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
    * @return the last revision exported (the header's revision count)
    * @throws LedgerNotFoundException if the store holds no such ledger
    * @throws CorruptLedgerException if the journal is damaged before the exported revision
+   * @throws dev.ledger.core.HistoryTruncatedException if a retention removed early history
+   *     ({@link #applyRetention}): an export holds every revision from 1, so it is refused
+   *     before anything is written
    * @throws LedgerIOException if the journal cannot be read or {@code out} cannot be written
    *     (what was written to {@code out} is then an incomplete export, which an import
    *     refuses)
@@ -406,6 +415,102 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
       return LedgerImport.importLedger(in, ledgers, limits, options().segmentBytes(),
           options().durability() == Durability.SYNC);
     });
+  }
+
+  /**
+   * Applies a retention policy to one ledger: removes the journal segments wholly before the
+   * first revision the policy keeps (see {@link RetentionPolicy} for the rules; the latest
+   * commit and the state are always kept). Same as {@code applyRetention(rootId, policy,
+   * archive)} without an archive: removed segments are deleted.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @return what was removed, and where the journal now starts
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's lock is not free in time
+   * @throws CorruptLedgerException if the history to be removed does not fold into a state
+   *     (nothing was removed then)
+   * @throws LedgerIOException if a file cannot be read, written or removed
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, null));
+  }
+
+  /**
+   * Applies a retention policy to one ledger, under its writer lock (commits of this and
+   * other processes wait for it): removes the journal segments wholly before the first
+   * revision the policy keeps, or moves them to {@code archive}.
+   *
+   * <p><b>Steps, in crash-safe order</b> (see {@code LedgerRetention}): if {@code state.json}
+   * points into a segment that goes, a checkpoint is written at the journal's end first; then
+   * {@code retention.json} records durably where the journal now starts and the state just
+   * before it (the commit point); then the old segments are deleted (or moved) in ascending
+   * order and the directory is forced. A crash after the marker leaves only segments nothing
+   * refers to, which the next call removes (and counts).
+   *
+   * <p><b>After it.</b> A read from {@link dev.ledger.core.Cursor#START} starts at the first
+   * retained event ({@link dev.ledger.core.Ledger#firstRetainedSequence()}); a cursor into the
+   * removed history throws {@link dev.ledger.core.HistoryTruncatedException}, and so does a
+   * follower holding one. A command whose commit was removed still replays (its index entry
+   * stays): with its revision, no events and a cursor at the first retained event (see
+   * {@link dev.ledger.core.Ledger#command}). {@link #verify} and {@link #repair} start at the
+   * marker; {@link #export} refuses a truncated ledger. Idempotent: a second call with the
+   * same policy and no new commits removes nothing.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @param archive a directory to move removed segments into, as
+   *     {@code <archive>/<ledger directory>/journal/<segment>} (created if needed; a copy an
+   *     interrupted run left is replaced); {@link #applyRetention(String, RetentionPolicy)}
+   *     deletes them instead
+   * @return what was removed, and where the journal now starts
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's lock is not free in time
+   * @throws CorruptLedgerException if the history to be removed does not fold into a state
+   *     (nothing was removed then)
+   * @throws LedgerIOException if a file cannot be read, written, removed or moved
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if an argument is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy, Path archive) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    Preconditions.checkNotNull(archive, "archive");
+    Path target = archive.toAbsolutePath();
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy, target));
+  }
+
+  /**
+   * Registers a listener told of every commit this store makes from now on: once per
+   * commit, in commit order for each ledger, on the committing thread under the ledger's
+   * lock, after the commit is durable (see {@link CommitListener};
+   * {@link TraceSink} is one). Commits of other stores or processes on the
+   * same directory are not seen. What it throws never fails a commit.
+   *
+   * @param listener the listener
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public void addCommitListener(CommitListener listener) {
+    shell.addCommitListener(listener);
+  }
+
+  /**
+   * Removes a listener registered with {@link #addCommitListener}.
+   *
+   * @param listener the listener
+   * @return whether it was registered
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public boolean removeCommitListener(CommitListener listener) {
+    return shell.removeCommitListener(listener);
   }
 
   @Override
@@ -468,7 +573,8 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
         SafeFiles.refuseLink(entry);
         if (Files.isDirectory(entry)
             && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
-                || Files.exists(entry.resolve("state.json")))) {
+                || Files.exists(entry.resolve("state.json"))
+                || Files.exists(entry.resolve(RetentionMarker.FILE)))) {
           ids.add(id);
         }
       }
@@ -519,7 +625,8 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
         SafeFiles.refuseLink(entry);
         if (Files.isDirectory(entry)
             && (Files.exists(entry.resolve("journal").resolve(JournalFiles.name(1)))
-                || Files.exists(entry.resolve("state.json")))) {
+                || Files.exists(entry.resolve("state.json"))
+                || Files.exists(entry.resolve(RetentionMarker.FILE)))) {
           ids.add(id);
         }
       }
@@ -580,8 +687,11 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
 
     @Override
     protected FileLedger newBackend(String rootId) {
-      return new FileLedger(rootId, ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)),
-          options(), limits, readOnly ? "file store at " + base : null, openWriters);
+      FileLedger ledger = new FileLedger(rootId,
+          ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)), options(), limits,
+          readOnly ? "file store at " + base : null, openWriters);
+      ledger.listen(commitListeners());
+      return ledger;
     }
 
     /** The backend of {@code rootId}, created if none was handed out yet. */
@@ -592,6 +702,11 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
     @Override
     public List<String> rootIds() {
       return guarded(FileLedgerStore.this::listRootIds);
+    }
+
+    /** The backend of {@code rootId}, for a retention. */
+    FileLedger retainIn(String rootId) {
+      return backend(rootId);
     }
 
     @Override

@@ -20,7 +20,13 @@ import java.util.regex.Pattern;
  * A segment is named by the revision of its first record, zero-padded to 20 digits so that
  * names sort in journal order. The segment after one whose last record has revision R is
  * therefore named R + 1: a reader moves to the next segment without listing the directory.
- * Segments are append-only and never deleted; only a torn tail of the last one is cut.
+ * Segments are append-only; only a torn tail of the last one is cut. Whole segments are
+ * removed only by an explicit retention ({@code FileLedgerStore.applyRetention}), from the
+ * first one on and never the last: {@code retention.json} ({@link RetentionMarker}) then names
+ * the first segment kept, and is written before any segment before it is deleted. So the
+ * journal is the segments from that one (or from segment 1 when there is no marker) on, each
+ * named one past its predecessor's last revision; a segment below the marker's is debris of
+ * an interrupted retention, read by nobody and removed by the next one.
  *
  * <p><b>Preallocated space.</b> A {@code SYNC} writer (a writer without forces appends, see
  * FileLedger) extends the last segment ahead of its records with zero bytes (to a page

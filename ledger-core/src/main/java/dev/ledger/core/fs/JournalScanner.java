@@ -9,6 +9,7 @@ import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -29,6 +30,11 @@ import java.nio.file.Path;
  * writer has finished since (and committed more after); if the line is whole now, the scan
  * goes on from it. Otherwise the journal is damaged before its tail, and the scan throws
  * {@link CorruptLedgerException} naming the file and offset. It never skips.
+ *
+ * <p><b>Removed segments.</b> A segment that cannot be opened because it does not exist, or
+ * that no longer exists when the scan reaches its end and finds no next one, throws
+ * {@link SegmentRemovedException}: a retention removed it while it was read (or it was
+ * deleted by hand). Readers start over from the checkpoint and the retention marker.
  */
 final class JournalScanner implements RecordSource {
   private final JournalFiles files;
@@ -59,6 +65,8 @@ final class JournalScanner implements RecordSource {
     this.end = offset;
     try {
       this.reader = new LineReader(path, offset, files.maxLine());
+    } catch (NoSuchFileException e) {
+      throw new SegmentRemovedException(path, e);
     } catch (IOException e) {
       throw new LedgerIOException("opening journal segment", path, e);
     }
@@ -114,6 +122,11 @@ final class JournalScanner implements RecordSource {
             reader.close();
             open(expectedRevision, 0);
             continue;
+          }
+          if (!Files.exists(path)) {
+            // Retention deletes segments in ascending order, so a next segment gone means
+            // this one went first: the read was overtaken, not at the journal's end.
+            throw new SegmentRemovedException(path, new NoSuchFileException(path.toString()));
           }
           finished = true;
           return null;
@@ -272,6 +285,18 @@ final class JournalScanner implements RecordSource {
       reader.close();
     } catch (IOException e) {
       throw new LedgerIOException("closing journal segment", path, e);
+    }
+  }
+
+  /**
+   * The segment being read was removed (by a retention, or by hand) while the scan ran, or
+   * before it opened it. An I/O error to callers that do not know it; readers retry.
+   */
+  static final class SegmentRemovedException extends LedgerIOException {
+    private static final long serialVersionUID = 1L;
+
+    SegmentRemovedException(Path path, NoSuchFileException cause) {
+      super("opening journal segment", path, cause);
     }
   }
 }

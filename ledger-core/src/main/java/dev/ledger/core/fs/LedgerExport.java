@@ -1,6 +1,7 @@
 package dev.ledger.core.fs;
 
 import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.HistoryTruncatedException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.spi.StoredState;
@@ -16,7 +17,8 @@ final class LedgerExport {
 
   /**
    * Writes the ledger up to the revision committed when the call starts: a reader's work, no
-   * lock; commits made meanwhile are not included.
+   * lock; commits made meanwhile are not included. A ledger a retention truncated is refused
+   * with {@link HistoryTruncatedException}: an export holds every revision from 1.
    *
    * @return the revision exported
    */
@@ -32,6 +34,14 @@ final class LedgerExport {
       throw new LedgerNotFoundException(root);
     }
     long revisions = current.get().revision();
+    RetentionMarker marker = reader.marker();
+    if (marker != null) {
+      // An export is the whole history from revision 1 (its import rebuilds the ledger
+      // from it); a ledger whose early records were removed has no such history to give.
+      throw new HistoryTruncatedException(root, 0, marker.firstSequence(), "an export needs "
+          + "every revision from 1, but revisions before " + marker.firstRevision()
+          + " were removed; export is refused");
+    }
     try (JournalScanner scan = new JournalScanner(journal, 1, 0, 1, 1)) {
       long written = LedgerExportFormat.write(root, revisions, now, scan, out);
       if (written < revisions) {

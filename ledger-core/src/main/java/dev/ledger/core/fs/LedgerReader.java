@@ -1,11 +1,13 @@
 package dev.ledger.core.fs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.HistoryTruncatedException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
@@ -15,6 +17,7 @@ import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.EventPages;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
+import dev.ledger.core.internal.journal.RecordSource;
 import dev.ledger.core.spi.CursoredEvent;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
@@ -92,7 +95,8 @@ final class LedgerReader {
   }
 
   boolean exists() {
-    return Files.exists(journal.segment(1)) || Files.exists(stateFile);
+    return Files.exists(journal.segment(1)) || Files.exists(stateFile)
+        || Files.exists(stateFile.resolveSibling(RetentionMarker.FILE));
   }
 
   Optional<StoredState> read() {
@@ -107,9 +111,32 @@ final class LedgerReader {
         return forward;
       }
     }
-    refuseLinks();
-    Tail t = checkedStart(Tail.start(readCheckpoint()));
-    return t == null ? Optional.empty() : readFrom(t);
+    return retrying(() -> {
+      refuseLinks();
+      Tail t = checkedStart(start(readCheckpoint()));
+      return t == null ? Optional.empty() : readFrom(t);
+    });
+  }
+
+  /** Attempts of a read that a retention overtook, before its error is passed on. */
+  private static final int RETRIES = 4;
+
+  /**
+   * Runs a read, again if a retention removed a segment it was reading (it then starts from
+   * the newer checkpoint or retention marker). Bounded: a segment deleted by hand, not by
+   * retention, fails the same way every time, and the last failure is thrown.
+   */
+  private <T> T retrying(java.util.function.Supplier<T> read) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return read.get();
+      } catch (JournalScanner.SegmentRemovedException e) {
+        if (attempt >= RETRIES) {
+          throw e;
+        }
+        published = null;
+      }
+    }
   }
 
   /**
@@ -121,6 +148,10 @@ final class LedgerReader {
    * nothing: the cache holds states, and this builds none.
    */
   Optional<LedgerHead> head() {
+    return retrying(this::headOnce);
+  }
+
+  private Optional<LedgerHead> headOnce() {
     Published p = published;
     Tail t = null;
     if (p != null) {
@@ -145,7 +176,7 @@ final class LedgerReader {
     }
     if (t == null) {
       refuseLinks();
-      t = checkedStart(Tail.start(readCheckpointHeader()));
+      t = checkedStart(start(readCheckpointHeader()));
       if (t == null) {
         return Optional.empty();
       }
@@ -161,6 +192,29 @@ final class LedgerReader {
     }
     return t.revision == 0 ? Optional.empty()
         : Optional.of(new LedgerHead(root, t.revision, t.nextSequence - 1, t.updatedAt));
+  }
+
+  /**
+   * Where a read from the files starts: the checkpoint; without one, the retention marker's
+   * base (a retention always leaves a checkpoint, but {@code state.json} may be lost later);
+   * without either, the start of an empty ledger.
+   */
+  Tail start(Checkpoint checkpoint) {
+    if (checkpoint != null) {
+      return Tail.start(checkpoint);
+    }
+    RetentionMarker m = marker();
+    Tail t = Tail.start(null);
+    if (m != null) {
+      t.revision = m.baseRevision();
+      t.nextSequence = m.firstSequence();
+      t.segment = m.firstRevision();
+      t.end = 0;
+      t.state = m.baseState();
+      t.stateVersion = m.baseStateVersion();
+      t.updatedAt = m.baseUpdatedAt();
+    }
+    return t;
   }
 
   /** As {@link #readCheckpoint}, without the state ({@link Checkpoint#readHeader}). */
@@ -281,6 +335,12 @@ final class LedgerReader {
     if (t.revision == 0) {
       return Optional.empty();
     }
+    Checkpoint now = readCheckpointHeader();
+    if (now != null && (now.revision() != t.revision || now.segment() != t.segment)) {
+      // A retention wrote a newer checkpoint and removed this one's segment since it was read.
+      throw new JournalScanner.SegmentRemovedException(journal.segment(t.segment),
+          new NoSuchFileException(journal.segment(t.segment).toString()));
+    }
     throw new CorruptLedgerException(journal.segment(t.segment), -1,
         "the checkpoint at revision " + t.revision + " points into this missing segment");
   }
@@ -293,11 +353,15 @@ final class LedgerReader {
    * checkpoint's revision has its index entry before the checkpoint is published.
    */
   Optional<CommitResult> command(String id, CommandIndex index) {
+    return retrying(() -> commandOnce(id, index));
+  }
+
+  private Optional<CommitResult> commandOnce(String id, CommandIndex index) {
     CommitResult found = indexed(id, index);
     if (found != null) {
       return Optional.of(found);
     }
-    Tail t = checkedStart(Tail.start(readCheckpoint()));
+    Tail t = checkedStart(start(readCheckpoint()));
     if (t == null) {
       return Optional.empty();
     }
@@ -315,8 +379,64 @@ final class LedgerReader {
   /** The command's result through its index entry, or null if it has none. */
   private CommitResult indexed(String id, CommandIndex index) {
     CommandIndex.Entry entry = index.find(id);
-    return entry == null ? null
-        : replayOf(indexedRecord(id, entry), entry.segment(), entry.offset());
+    if (entry == null) {
+      return null;
+    }
+    CommitRecord recorded = indexedRecordUnlessRemoved(id, entry);
+    return recorded == null ? removedCommand(entry)
+        : replayOf(recorded, entry.segment(), entry.offset());
+  }
+
+  /**
+   * The record an index entry points at, or null if a retention removed it (the entry names
+   * a revision before the retention marker's first).
+   *
+   * @throws CorruptLedgerException if no record of that command is there and no retention
+   *     explains it
+   */
+  CommitRecord indexedRecordUnlessRemoved(String id, CommandIndex.Entry entry) {
+    CommitRecord recorded = recordAt(entry.segment(), entry.offset());
+    if (recorded != null && recorded.revision() == entry.revision()
+        && id.equals(recorded.commandId())) {
+      return recorded;
+    }
+    RetentionMarker m = marker();
+    if (m != null && entry.revision() < m.firstRevision()) {
+      return null;
+    }
+    return indexedRecord(id, entry);
+  }
+
+  /**
+   * The replay of a command whose record a retention removed. What is kept of such a command
+   * is its index entry: the revision and the digest. So the replay has the revision, no
+   * events, the commit time of the last removed revision (at or after the real one, which is
+   * gone with the record) and a cursor at the first retained event (every event of the
+   * command is before it).
+   */
+  CommitResult removedCommand(CommandIndex.Entry entry) {
+    RetentionMarker m = marker();
+    if (m == null || entry.revision() >= m.firstRevision()) {
+      throw new CorruptLedgerException(journal.segment(entry.segment()), entry.offset(),
+          "the command index entry of revision " + entry.revision() + " points at no record");
+    }
+    return new CommitResult(root, entry.revision(), m.baseUpdatedAt(), List.of(),
+        CursorCodec.encode(root, m.firstSequence() - 1, m.firstRevision(), 0), true);
+  }
+
+  /**
+   * A retried command whose record a retention removed: its replay ({@link #removedCommand})
+   * if the retry carries the recorded digest, else a conflict. A command recorded in journal
+   * format 1 (whose digest covered the state) cannot be compared by intent once its record is
+   * gone: its retry conflicts unless the state is the same too.
+   *
+   * @throws CommandConflictException if the digests differ
+   */
+  CommitResult removedCommandReplay(String id, CommandIndex.Entry entry, String digest) {
+    if (!entry.digest().equals(digest)) {
+      throw new CommandConflictException(root, id, entry.revision(), entry.digest(), digest);
+    }
+    return removedCommand(entry);
   }
 
   /**
@@ -343,40 +463,116 @@ final class LedgerReader {
   EventPage events(Cursor after, int limit) {
     refuseLinks();
     if (after.isStart()) {
-      if (!Files.exists(journal.segment(1))) {
-        missingSegment(Tail.start(readCheckpoint()));
-        return new EventPage(List.of(), after, false);
-      }
-      return EventPages.page(root, new JournalScanner(journal, 1, 0, 1, 1), 0, after, limit);
+      return retrying(() -> {
+        JournalScanner scan = startScanner();
+        return scan == null ? new EventPage(List.of(), after, false)
+            : EventPages.page(root, scan, 0, after, limit);
+      });
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.page(root, verified(position), position.after(), after, limit);
+    return retrying(() -> EventPages.page(root, verified(position), position.after(), after,
+        limit));
   }
 
   /** As {@link #events}, each event with the cursor after it. */
   List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
     if (after.isStart()) {
-      if (!Files.exists(journal.segment(1))) {
-        missingSegment(Tail.start(readCheckpoint()));
-        return List.of();
-      }
-      return EventPages.cursored(root, new JournalScanner(journal, 1, 0, 1, 1), 0, limit);
+      return retrying(() -> {
+        JournalScanner scan = startScanner();
+        return scan == null ? List.<CursoredEvent>of()
+            : EventPages.cursored(root, scan, 0, limit);
+      });
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.cursored(root, verified(position), position.after(), limit);
+    return retrying(() -> EventPages.cursored(root, verified(position), position.after(),
+        limit));
   }
 
   Stream<Event> replay(Cursor after) {
     refuseLinks();
     if (after.isStart()) {
-      if (!Files.exists(journal.segment(1))) {
-        missingSegment(Tail.start(readCheckpoint()));
-        return Stream.empty();
-      }
-      return EventPages.stream(new JournalScanner(journal, 1, 0, 1, 1), 0);
+      JournalScanner scan = retrying(this::startScanner);
+      return scan == null ? Stream.empty() : EventPages.stream(overtakenAware(scan, 0), 0);
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.stream(verified(position), position.after());
+    return EventPages.stream(overtakenAware(retrying(() -> verified(position)),
+        position.after()), position.after());
+  }
+
+  /**
+   * The retention marker, or null if no retention removed history.
+   *
+   * @throws CorruptLedgerException if it is damaged
+   */
+  RetentionMarker marker() {
+    return RetentionMarker.read(stateFile.getParent(), root, limits.maxCheckpointBytes());
+  }
+
+  /** The sequence of the first event the journal holds: 1 unless a retention removed some. */
+  long firstRetainedSequence() {
+    RetentionMarker m = marker();
+    return m == null ? 1 : m.firstSequence();
+  }
+
+  /**
+   * A scanner at the first record the journal holds (segment 1, or the retention marker's
+   * first revision), or null if the ledger has no commit.
+   *
+   * @throws CorruptLedgerException if the checkpoint exists but the first segment does not
+   */
+  private JournalScanner startScanner() {
+    RetentionMarker m = marker();
+    if (m != null) {
+      return new JournalScanner(journal, m.firstRevision(), 0, m.firstRevision(),
+          m.firstSequence());
+    }
+    if (!Files.exists(journal.segment(1))) {
+      if (marker() != null) {
+        // a retention removed segment 1 since the marker was read: start over
+        throw new JournalScanner.SegmentRemovedException(journal.segment(1),
+            new NoSuchFileException(journal.segment(1).toString()));
+      }
+      missingSegment(Tail.start(readCheckpoint()));
+      return null;
+    }
+    return new JournalScanner(journal, 1, 0, 1, 1);
+  }
+
+  /**
+   * A lazily read source that turns a retention overtaking it into
+   * {@link HistoryTruncatedException} naming the last sequence it delivered.
+   */
+  private RecordSource overtakenAware(JournalScanner scan, long after) {
+    return new RecordSource() {
+      private long delivered = after;
+
+      @Override
+      public PositionedRecord next() {
+        PositionedRecord r;
+        try {
+          r = scan.next();
+        } catch (JournalScanner.SegmentRemovedException e) {
+          RetentionMarker m = marker();
+          if (m == null) {
+            throw e;
+          }
+          HistoryTruncatedException t = new HistoryTruncatedException(root, delivered,
+              m.firstSequence(), "a replay that had read up to sequence " + delivered
+                  + " was overtaken by a retention");
+          t.initCause(e);
+          throw t;
+        }
+        if (r != null && r.record().nextSequence() > 1) {
+          delivered = Math.max(delivered, r.record().nextSequence() - 1);
+        }
+        return r;
+      }
+
+      @Override
+      public void close() {
+        scan.close();
+      }
+    };
   }
 
   /** A scanner at the cursor's position hint, once the record there proves the hint. */
@@ -386,6 +582,12 @@ final class LedgerReader {
     }
     CommitRecord record = position.segment() < 1 ? null
         : recordAt(position.segment(), position.offset());
+    if (record == null) {
+      JournalScanner retained = afterRetention(position);
+      if (retained != null) {
+        return retained;
+      }
+    }
     if (record == null || !EventPages.startsReadAfter(record, position.after())) {
       throw CursorCodec.invalid(root, "cursor position (segment " + position.segment()
           + ", offset " + position.offset() + ", after sequence " + position.after()
@@ -393,6 +595,27 @@ final class LedgerReader {
     }
     return new JournalScanner(journal, position.segment(), position.offset(), record.revision(),
         record.firstSequence());
+  }
+
+  /**
+   * For a cursor whose hinted record is gone: if the retention marker says the hint is
+   * before the first retained revision, either the cursor covers every removed event (it
+   * reads on from the first retained record) or it needs a removed one
+   * ({@link HistoryTruncatedException}). Null if no retention explains the missing record.
+   */
+  private JournalScanner afterRetention(CursorCodec.Position position) {
+    RetentionMarker m = marker();
+    if (m == null || position.segment() >= m.firstRevision()) {
+      return null;
+    }
+    if (position.after() + 1 < m.firstSequence()) {
+      throw new HistoryTruncatedException(root, position.after(), m.firstSequence());
+    }
+    if (position.after() + 1 > m.firstSequence()) {
+      return null; // a cursor of removed history cannot be past it: not one of ours
+    }
+    return new JournalScanner(journal, m.firstRevision(), 0, m.firstRevision(),
+        m.firstSequence());
   }
 
   /** The valid record whose line starts at {@code offset}, or null if there is none. */

@@ -19,7 +19,8 @@ import java.util.Set;
 
 /**
  * Rebuilds one ledger's {@code state.json} and command index from its journal, under the
- * ledger's writer lock. The journal is read whole from its first segment, as
+ * ledger's writer lock. The journal is read whole from its first segment (or from
+ * {@code retention.json}'s first revision and base state, after a retention), as
  * {@link LedgerVerifier} reads it; any damage before its tail refuses the repair before a
  * byte is written. Then, in the order a checkpoint writes them: each command index entry that
  * is missing or differs (temp file, force, rename, directory force), entries that name no
@@ -55,7 +56,9 @@ final class LedgerRepair {
           written++;
         }
       }
-      int removed = removeStrayEntries(dir.resolve("commands"), v.commands, sync);
+      long keptBelow = v.retention == null ? 1 : v.retention.firstRevision();
+      int removed = removeStrayEntries(index, dir.resolve("commands"), v.commands, keptBelow,
+          sync);
       Path stateFile = dir.resolve("state.json");
       Checkpoint checkpoint = new Checkpoint(root, v.end.revision, v.end.updatedAt,
           v.end.nextSequence, v.end.segment, v.end.end, v.foldedState(), v.end.stateVersion);
@@ -87,9 +90,13 @@ final class LedgerRepair {
     }
   }
 
-  /** Removes entry files whose command the journal does not hold; returns how many. */
-  private static int removeStrayEntries(Path commandsDir, Map<String, CommandIndex.Entry> known,
-      boolean sync) throws IOException {
+  /**
+   * Removes entry files whose command the journal does not hold; returns how many. An entry
+   * of a revision before {@code keptBelow} (a command whose record a retention removed) is
+   * kept: it is all that makes the command replay.
+   */
+  private static int removeStrayEntries(CommandIndex index, Path commandsDir,
+      Map<String, CommandIndex.Entry> known, long keptBelow, boolean sync) throws IOException {
     int removed = 0;
     Set<Path> dirs = new LinkedHashSet<>();
     for (Path fan : LedgerVerifier.sorted(commandsDir)) {
@@ -99,8 +106,9 @@ final class LedgerRepair {
       }
       for (Path file : LedgerVerifier.sorted(fan)) {
         String name = file.getFileName().toString();
-        if (name.matches("[0-9a-f]{62}\\.json")
-            && !known.containsKey("cmd_" + prefix + name.substring(0, 62))) {
+        String id = "cmd_" + prefix + name.substring(0, Math.min(62, name.length()));
+        if (name.matches("[0-9a-f]{62}\\.json") && !known.containsKey(id)
+            && !removedByRetention(index, id, keptBelow)) {
           Files.delete(file);
           dirs.add(fan);
           removed++;
@@ -113,6 +121,19 @@ final class LedgerRepair {
       }
     }
     return removed;
+  }
+
+  /** Whether the entry of {@code id} is a readable entry of a revision retention removed. */
+  private static boolean removedByRetention(CommandIndex index, String id, long keptBelow) {
+    if (keptBelow <= 1) {
+      return false;
+    }
+    try {
+      CommandIndex.Entry entry = index.find(id);
+      return entry != null && entry.revision() < keptBelow;
+    } catch (dev.ledger.core.LedgerException e) {
+      return false; // damaged: not an entry anything can use
+    }
   }
 
   /** The bytes of {@code file}; null if it is absent or too large to be what we write. */

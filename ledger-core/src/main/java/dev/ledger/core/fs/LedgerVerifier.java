@@ -25,7 +25,9 @@ import java.util.function.Consumer;
 
 /**
  * Verifies one ledger's files without a lock and without writing: every journal line from the
- * first segment (checksum, root, revision and sequence continuity, segment names), the state
+ * first segment, or after a retention from the segment {@code retention.json} names, folded
+ * from its base state (checksum, root, revision and sequence continuity, segment names;
+ * segments before it are notes, command entries of removed revisions are accepted), the state
  * folded from the journal against {@code state.json} at its revision and position, and the
  * command index against the records it points at. Unlike the readers it does not stop at the
  * first damage: it reports it, picks up at the next valid record, and goes on (the state is
@@ -127,9 +129,19 @@ final class LedgerVerifier {
    * null) at its revision. Fills {@link #end}, {@link #commands} and the counts.
    */
   void scanJournal(Checkpoint checkpoint) {
-    List<Long> bases = bases();
-    for (long base : bases) {
-      bytesTotal += size(journal.segment(base));
+    if (!startAtRetention()) {
+      return;
+    }
+    List<Long> bases = new ArrayList<>();
+    for (long base : bases()) {
+      if (base < first) {
+        note(Kind.RETAINED_LEFTOVER, journal.segment(base), -1, "segment before revision "
+            + first + ", where retention.json starts the journal: an interrupted retention "
+            + "left it; the next retention removes it");
+      } else {
+        bases.add(base);
+        bytesTotal += size(journal.segment(base));
+      }
     }
     if (bases.isEmpty()) {
       if (checkpoint != null) {
@@ -138,7 +150,7 @@ final class LedgerVerifier {
       }
       return;
     }
-    long segment = 1;
+    long segment = first;
     long lastRead = 0;
     long from = 0;
     while (true) {
@@ -211,10 +223,10 @@ final class LedgerVerifier {
     }
   }
 
-  /** The first segment present after {@code segment}, or -1. */
+  /** The first segment present after {@code segment} (and not before the journal's start), or -1. */
   private long nextBase(long segment) {
     for (long base : bases()) {
-      if (base > segment) {
+      if (base > segment && base >= first) {
         return base;
       }
     }
@@ -530,8 +542,22 @@ final class LedgerVerifier {
       return; // removed since listed
     }
     CommandIndex.Entry journaled = commands.get(id);
+    if (journaled == null && retention != null
+        && entry.revision() < retention.firstRevision()) {
+      return; // the entry of a command whose record retention removed: kept on purpose
+    }
     if (journaled != null) {
       if (!journaled.equals(entry)) {
+        if (checkpoint == null || journaled.revision() > checkpoint.revision()) {
+          // Entries are written in place before the checkpoint that covers them is
+          // published; a crash there may leave one garbled, and the next checkpoint
+          // rewrites it. Readers compare commands against the journal record, never this.
+          note(Kind.UNSETTLED_COMMAND_ENTRY, file, -1, "the entry of " + id + " (revision "
+              + journaled.revision() + ", which no checkpoint covers yet) differs from its "
+              + "commit: a checkpoint in progress, or damage the next checkpoint rewrites ("
+              + describe(entry) + ")");
+          return;
+        }
         add(Kind.COMMAND_ENTRY_MISMATCH, file, -1, "the entry of " + id + " does not point at "
             + "the commit that carries it", describe(journaled), describe(entry));
       }
@@ -619,6 +645,58 @@ final class LedgerVerifier {
   private static String describe(CommandIndex.Entry e) {
     return "revision " + e.revision() + " at segment " + e.segment() + " offset " + e.offset()
         + " digest " + e.digest();
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  /** The retention marker this run started from, or null (the journal starts at 1). */
+  RetentionMarker retention;
+  /** The first revision of the journal: 1, or the retention marker's. */
+  private long first = 1;
+
+  /**
+   * Reads {@code retention.json} and, if present, starts the fold at its base state: the
+   * journal then begins at its first revision and sequence.
+   *
+   * @return false if the marker is damaged (recorded as journal damage: the journal's start
+   *     is unknown)
+   */
+  private boolean startAtRetention() {
+    try {
+      retention = RetentionMarker.read(dir, root, maxCheckpointBytes);
+    } catch (CorruptLedgerException | UnsupportedFormatException e) {
+      journalDamage(Kind.BAD_RETENTION_MARKER, dir.resolve(RetentionMarker.FILE), -1,
+          e.getMessage(), null, null);
+      return false;
+    } catch (LedgerIOException e) {
+      journalDamage(Kind.UNREADABLE, dir.resolve(RetentionMarker.FILE), -1, e.getMessage(),
+          null, null);
+      return false;
+    }
+    if (retention != null) {
+      first = retention.firstRevision();
+      end.revision = retention.baseRevision();
+      end.nextSequence = retention.firstSequence();
+      end.state = retention.baseState();
+      end.stateVersion = retention.baseStateVersion();
+      end.updatedAt = retention.baseUpdatedAt();
+      end.segment = first;
+      end.end = 0;
+    }
+    return true;
+  }
+
+  /**
+   * Whether a retention moved the journal's start since this run read the marker: its
+   * findings are then those of a journal being cut under it, and the run is repeated.
+   */
+  boolean retentionMoved() {
+    try {
+      RetentionMarker now = RetentionMarker.read(dir, root, maxCheckpointBytes);
+      return (now == null ? 1 : now.firstRevision()) != first;
+    } catch (LedgerException e) {
+      return false; // reported by the run itself, or by the next one
+    }
   }
 
   // ---------------------------------------------------------------- helpers

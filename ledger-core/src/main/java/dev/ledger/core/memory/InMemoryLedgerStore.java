@@ -8,7 +8,10 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerExistsException;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.RootIdPage;
 import dev.ledger.core.StateType;
@@ -132,6 +135,57 @@ public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
     return shell.importLedger(in);
   }
 
+  /**
+   * Applies a retention policy to one ledger: drops the records before the first revision
+   * the policy keeps (see {@link RetentionPolicy}; the latest commit and the state are always
+   * kept), under the ledger's writer lock. Record by record, where the file store removes
+   * whole segments; otherwise the same rules as
+   * {@link dev.ledger.core.fs.FileLedgerStore#applyRetention}: reads from
+   * {@link dev.ledger.core.Cursor#START} start at the first retained event, a cursor into
+   * dropped history throws {@link dev.ledger.core.HistoryTruncatedException}, a command whose
+   * record was dropped replays with its revision and no events, and export is refused.
+   *
+   * @param rootId the ledger
+   * @param policy what to keep
+   * @return what was dropped ({@code segmentsRemoved} is 0; {@code bytesRemoved} counts the
+   *     record lines) and where the journal now starts
+   * @throws dev.ledger.core.LedgerNotFoundException if the store holds no such ledger
+   * @throws dev.ledger.core.LockTimeoutException if the ledger's writer is busy past the lock
+   *     timeout
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if {@code rootId} or {@code policy} is null
+   * @throws dev.ledger.core.StoreClosedException if the store is closed
+   */
+  public RetentionResult applyRetention(String rootId, RetentionPolicy policy) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(policy, "policy");
+    return shell.guarded(() -> shell.retainIn(rootId).applyRetention(policy));
+  }
+
+  /**
+   * Registers a listener told of every commit this store makes from now on: once per
+   * commit, in commit order for each ledger, on the committing thread (see
+   * {@link CommitListener}; {@link dev.ledger.core.fs.TraceSink} is one). What it throws never
+   * fails a commit.
+   *
+   * @param listener the listener
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public void addCommitListener(CommitListener listener) {
+    shell.addCommitListener(listener);
+  }
+
+  /**
+   * Removes a listener registered with {@link #addCommitListener}.
+   *
+   * @param listener the listener
+   * @return whether it was registered
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public boolean removeCommitListener(CommitListener listener) {
+    return shell.removeCommitListener(listener);
+  }
+
   @Override
   public void close() {
     shell.close();
@@ -192,12 +246,19 @@ public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
 
     @Override
     protected MemoryLedger newBackend(String rootId) {
-      return new MemoryLedger(rootId, options());
+      MemoryLedger ledger = new MemoryLedger(rootId, options());
+      ledger.listen(commitListeners());
+      return ledger;
     }
 
     @Override
     public List<String> rootIds() {
       return guarded(() -> backendsWithCommits());
+    }
+
+    /** The backend of {@code rootId}, for a retention. */
+    MemoryLedger retainIn(String rootId) {
+      return backend(rootId);
     }
 
     private List<String> backendsWithCommits() {

@@ -3,11 +3,13 @@ package dev.ledger.core.memory;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.HistoryTruncatedException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.ImportResult;
 import dev.ledger.core.InvalidExportException;
@@ -17,6 +19,8 @@ import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
 import dev.ledger.core.LockTimeoutException;
+import dev.ledger.core.RetentionPolicy;
+import dev.ledger.core.RetentionResult;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.CursorCodec;
@@ -84,6 +88,17 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   private long journalBytes;
   private volatile long checkpointBytes;
   private volatile long journalBytesSeen;
+  /**
+   * Records removed by retention: {@code lines.get(0)} is the record at journal index
+   * {@code removed} (revision {@code removed + 1}). Guarded by {@code journal}.
+   */
+  private int removed;
+  /** What retention keeps of the state before the journal's first record; null until then. */
+  private volatile Retained retained;
+  /** Intent digests of commands whose records retention removed. */
+  private final Map<String, String> removedDigests = new ConcurrentHashMap<>();
+  /** Told of each commit under the writer lock (the store's commit listeners). */
+  private volatile CommitListener listener = result -> { };
   /** Fired after each commit, for followers. */
   private final CommitSignal signal = new CommitSignal();
 
@@ -96,6 +111,8 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
 
   /** A state folded up to {@code revision}; shared with readers, never mutated. */
   private record Folded(JsonNode state, long revision) {}
+  /** Where the journal starts after a retention, and the commit time just before it. */
+  private record Retained(int firstIndex, long firstSequence, Instant baseUpdatedAt) {}
 
   MemoryLedger(String root, LedgerOptions options) {
     this.root = root;
@@ -105,6 +122,11 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   @Override
   public String rootId() {
     return root;
+  }
+
+  /** Sets what is told of each commit ({@link CommitListener}); never throws. */
+  void listen(CommitListener committed) {
+    this.listener = committed;
   }
 
   @Override
@@ -174,6 +196,9 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
     if (index == null) {
       return Optional.empty();
     }
+    if (index < removedCount()) {
+      return Optional.of(removedCommand(index));
+    }
     CommitRecord recorded = record(index);
     return Optional.of(recorded.result(cursorAfter(recorded, index), true));
   }
@@ -194,6 +219,14 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
       long revision = h == null ? 0 : h.revision();
       if (request.publicCommandId() != null) {
         Integer index = commands.get(request.publicCommandId());
+        if (index != null && index < removedCount()) {
+          String digest = removedDigests.get(request.publicCommandId());
+          if (!request.commandDigest().equals(digest)) {
+            throw new CommandConflictException(root, request.publicCommandId(), index + 1,
+                digest, request.commandDigest());
+          }
+          return removedCommand(index);
+        }
         if (index != null) {
           CommitRecord recorded = record(index);
           if (!recorded.sameCommand(request)) {
@@ -215,6 +248,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
       }
       CommitResult result = append(record, line, request.state());
       signal.fire();
+      listener.committed(result); // under the writer lock: in commit order
       return result;
     } finally {
       writer.unlock();
@@ -231,7 +265,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
     int index;
     journal.writeLock().lock();
     try {
-      index = lines.size();
+      index = removed + lines.size(); // journal index: retention may have dropped a prefix
       lines.add(line);
     } finally {
       journal.writeLock().unlock();
@@ -256,6 +290,12 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
     Head h = head;
     if (h == null) {
       throw new LedgerNotFoundException(root);
+    }
+    Retained r = retained;
+    if (r != null) {
+      throw new HistoryTruncatedException(root, 0, r.firstSequence(), "an export needs every "
+          + "revision from 1, but revisions before " + (r.firstIndex() + 1)
+          + " were removed; export is refused");
     }
     try {
       LedgerExportFormat.write(root, h.revision(), now, source(0), out);
@@ -321,7 +361,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   @Override
   public EventPage events(Cursor after, int limit) {
     if (after.isStart()) {
-      return EventPages.page(root, source(0), 0, after, limit);
+      return EventPages.page(root, source(removedCount()), 0, after, limit);
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
     return EventPages.page(root, source(verify(position)), position.after(), after, limit);
@@ -330,7 +370,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   @Override
   public List<CursoredEvent> eventsWithCursors(Cursor after, int limit) {
     if (after.isStart()) {
-      return EventPages.cursored(root, source(0), 0, limit);
+      return EventPages.cursored(root, source(removedCount()), 0, limit);
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
     return EventPages.cursored(root, source(verify(position)), position.after(), limit);
@@ -345,7 +385,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<Event> replay(Cursor after) {
     if (after.isStart()) {
-      return EventPages.stream(source(0), 0);
+      return EventPages.stream(source(removedCount()), 0);
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
     return EventPages.stream(source(verify(position)), position.after());
@@ -359,6 +399,16 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
       throw CursorCodec.invalid(root, "cursor position is beyond the journal");
     }
     int index = (int) position.offset();
+    Retained r = retained;
+    if (r != null && index < r.firstIndex()) {
+      if (position.after() + 1 < r.firstSequence()) {
+        throw new HistoryTruncatedException(root, position.after(), r.firstSequence());
+      }
+      if (position.after() + 1 == r.firstSequence()) {
+        return r.firstIndex();
+      }
+      throw CursorCodec.invalid(root, "cursor position does not match the journal");
+    }
     if (!EventPages.startsReadAfter(record(index), position.after())) {
       throw CursorCodec.invalid(root, "cursor position does not match the journal");
     }
@@ -413,6 +463,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
       byte[] line = encodeWithinLimit(record);
       CommitResult result = append(record, line, null);
       signal.fire();
+      listener.committed(result); // under the writer lock: in commit order
       return result;
     } finally {
       writer.unlock();
@@ -467,6 +518,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
         results.add(append(records.get(i), encoded.get(i), null));
       }
       signal.fire();
+      results.forEach(listener::committed); // under the writer lock: in commit order
       return List.copyOf(results);
     } finally {
       writer.unlock();
@@ -551,7 +603,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   private int size() {
     journal.readLock().lock();
     try {
-      return lines.size();
+      return removed + lines.size();
     } finally {
       journal.readLock().unlock();
     }
@@ -561,7 +613,12 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
     byte[] line;
     journal.readLock().lock();
     try {
-      line = lines.get(index);
+      if (index < removed) {
+        Retained r = retained;
+        throw new HistoryTruncatedException(root, 0, r.firstSequence(), "a read of "
+            + "revision " + (index + 1) + " was overtaken by a retention");
+      }
+      line = lines.get(index - removed);
     } finally {
       journal.readLock().unlock();
     }
@@ -584,5 +641,97 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
       @Override
       public void close() {}
     };
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  @Override
+  public long firstRetainedSequence() {
+    Retained r = retained;
+    return r == null ? 1 : r.firstSequence();
+  }
+
+  /**
+   * Drops the records before the first revision {@code policy} keeps (at most the latest),
+   * under the writer lock. What is kept of a dropped command is its revision and digest (see
+   * {@link #removedCommand}).
+   *
+   * @throws LedgerNotFoundException if the ledger has no commit
+   */
+  RetentionResult applyRetention(RetentionPolicy policy) {
+    lockWriter();
+    try {
+      Head h = head;
+      if (h == null) {
+        throw new LedgerNotFoundException(root);
+      }
+      // Fold a patch head now: later folds start from it, never from dropped records.
+      stateOf(h);
+      int first = removedCount();
+      long byCount = policy.firstKeptByCount(h.revision());
+      long cut = byCount;
+      if (policy.keepHistory().isPresent()) {
+        Instant now = options.clock().instant();
+        long byTime = h.revision() + 1;
+        for (int i = first; i < h.revision() && i + 1 < byCount; i++) {
+          if (policy.keepsByTime(record(i).committedAt(), now)) {
+            byTime = i + 1;
+            break;
+          }
+        }
+        cut = Math.min(byCount, byTime);
+      }
+      int newFirst = (int) Math.min(cut, h.revision()) - 1;
+      if (newFirst <= first) {
+        Retained r = retained;
+        return new RetentionResult(root, 0, 0, 0, first + 1,
+            r == null ? 1 : r.firstSequence(), false);
+      }
+      long bytes = 0;
+      for (int i = first; i < newFirst; i++) {
+        CommitRecord dropped = record(i);
+        if (dropped.commandId() != null) {
+          removedDigests.put(dropped.commandId(), dropped.intentDigest());
+        }
+      }
+      Retained next = new Retained(newFirst, record(newFirst).firstSequence(),
+          record(newFirst - 1).committedAt());
+      journal.writeLock().lock();
+      try {
+        List<byte[]> gone = lines.subList(0, newFirst - removed);
+        for (byte[] line : gone) {
+          bytes += line.length;
+        }
+        gone.clear();
+        retained = next;
+        removed = newFirst;
+      } finally {
+        journal.writeLock().unlock();
+      }
+      return new RetentionResult(root, newFirst - first, 0, bytes, newFirst + 1,
+          next.firstSequence(), false);
+    } finally {
+      writer.unlock();
+    }
+  }
+
+  private int removedCount() {
+    journal.readLock().lock();
+    try {
+      return removed;
+    } finally {
+      journal.readLock().unlock();
+    }
+  }
+
+  /**
+   * The replay of a command at journal index {@code index}, whose record retention dropped:
+   * the revision, no events, the commit time of the last dropped revision (at or after the
+   * real one), and a cursor at the first retained event; as the file store gives it.
+   */
+  private CommitResult removedCommand(int index) {
+    Retained r = retained;
+    return new CommitResult(root, index + 1, r.baseUpdatedAt(), List.of(),
+        CursorCodec.encode(root, r.firstSequence() - 1, 0, r.firstIndex()), true);
   }
 }

@@ -1,5 +1,12 @@
 package dev.ledger.core.spi;
 
+import dev.ledger.core.CommitListener;
+import dev.ledger.core.CommitResult;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.base.Preconditions;
@@ -29,12 +36,18 @@ import java.util.function.Supplier;
  * @param <B> the backend type
  */
 public abstract class AbstractLedgerStore<B extends LedgerBackend> implements LedgerStore {
+  private static final Logger LOG = LoggerFactory.getLogger(AbstractLedgerStore.class);
   private final LedgerOptions options;
   private final String name;
   private final ObjectMapper mapper;
   private final ConcurrentHashMap<String, B> backends = new ConcurrentHashMap<>();
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
   private volatile boolean closed;
+  /** Commit listeners, in registration order. */
+  private final List<CommitListener> listeners = new CopyOnWriteArrayList<>();
+  /** Counts listener failures, for a rate-limited log. */
+  private final AtomicLong listenerFailures = new AtomicLong();
+  private volatile long lastListenerLog;
   /** Followers not yet closed; the store's close ends them. */
   private final Set<JournalFollower> followers = ConcurrentHashMap.newKeySet();
 
@@ -217,6 +230,62 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     } finally {
       closing.writeLock().unlock();
     }
+  }
+
+  /**
+   * Registers a listener told of every commit this store makes from now on (see
+   * {@link CommitListener} for when and how it is called). Registering one listener twice
+   * tells it twice.
+   *
+   * @param listener the listener
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public final void addCommitListener(CommitListener listener) {
+    listeners.add(Preconditions.checkNotNull(listener, "listener"));
+  }
+
+  /**
+   * Removes a listener registered with {@link #addCommitListener} (one registration of it).
+   *
+   * @param listener the listener
+   * @return whether it was registered
+   * @throws NullPointerException if {@code listener} is null
+   */
+  public final boolean removeCommitListener(CommitListener listener) {
+    return listeners.remove(Preconditions.checkNotNull(listener, "listener"));
+  }
+
+  /**
+   * Tells every registered listener of a durable commit; a backend calls it under the
+   * ledger's writer lock, after the commit's force. Never throws: a listener's failure is
+   * counted and logged at most once a minute.
+   *
+   * @param result the commit's result
+   */
+  protected final void committed(CommitResult result) {
+    for (CommitListener listener : listeners) {
+      try {
+        listener.committed(result);
+      } catch (RuntimeException e) {
+        long failures = listenerFailures.incrementAndGet();
+        long now = System.nanoTime();
+        if (now - lastListenerLog > TimeUnit.MINUTES.toNanos(1) || failures == 1) {
+          lastListenerLog = now;
+          LOG.warn("{}: commit listener {} failed ({} failures so far); the commit of "
+              + "ledger '{}' revision {} stands", name, listener, failures, result.rootId(),
+              result.revision(), e);
+        }
+      }
+    }
+  }
+
+  /**
+   * The sink a backend hands each durable commit to ({@link #committed}).
+   *
+   * @return a listener that tells every registered one
+   */
+  protected final CommitListener commitListeners() {
+    return this::committed;
   }
 
   @Override

@@ -130,4 +130,16 @@ public interface LedgerBackend {
    * @return a new watch, to be closed by the follower
    */
   CommitWatch watchCommits();
+
+  /**
+   * The sequence of the first event the journal still holds ({@link
+   * dev.ledger.core.Ledger#firstRetainedSequence}). The default, for backends without
+   * retention, is 1.
+   *
+   * @return the first retained sequence, at least 1
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default long firstRetainedSequence() {
+    return 1;
+  }
 }

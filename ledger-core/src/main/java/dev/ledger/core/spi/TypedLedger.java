@@ -157,6 +157,11 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   @Override
+  public long firstRetainedSequence() {
+    return store.guarded(backend::firstRetainedSequence);
+  }
+
+  @Override
   public Optional<CommitResult> command(String commandId) {
     Preconditions.checkNotNull(commandId, "commandId");
     Preconditions.checkArgument(!commandId.isEmpty()

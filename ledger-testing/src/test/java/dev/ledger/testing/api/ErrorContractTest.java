@@ -16,12 +16,14 @@ import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.SnapshotCursor;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.artifacts.memory.InMemoryArtifactStore;
+import dev.ledger.core.CommitListener;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
+import dev.ledger.core.RetentionPolicy;
 import dev.ledger.core.RootIdCursor;
 import dev.ledger.core.StateType;
 import dev.ledger.core.fs.FileLedgerStore;
@@ -440,6 +442,8 @@ class ErrorContractTest {
     known.put(OutputStream.class, e -> new ByteArrayOutputStream());
     known.put(ContentId.class, e -> blob);
     known.put(AttemptSubmission.class, e -> submission());
+    known.put(RetentionPolicy.class, e -> RetentionPolicy.keepRevisions(1));
+    known.put(CommitListener.class, e -> (CommitListener) result -> { });
     Function<Executable, Object> f = known.get(type);
     if (f != null) {
       return f.apply(executable);
