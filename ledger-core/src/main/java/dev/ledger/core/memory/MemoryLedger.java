@@ -6,6 +6,7 @@ import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerBusyException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.ImportResult;
 import dev.ledger.core.InvalidExportException;
@@ -276,6 +277,36 @@ final class MemoryLedger implements LedgerBackend {
   }
 
   /** Takes the writer lock, bounded by the lock timeout. */
+  /**
+   * Forgets every commit, under the writer lock (waiting up to the lock timeout): afterwards
+   * this is the ledger of a root id never committed to. Readers see the old ledger or none.
+   *
+   * @return true if the ledger had a commit
+   * @throws LedgerBusyException if another writer held the lock past the deadline
+   */
+  boolean delete() {
+    try {
+      lockWriter();
+    } catch (LockTimeoutException e) {
+      throw new LedgerBusyException(root, "delete", null, null, e);
+    }
+    try {
+      boolean existed = head != null;
+      head = null;
+      journal.writeLock().lock();
+      try {
+        lines.clear();
+      } finally {
+        journal.writeLock().unlock();
+      }
+      commands.clear();
+      signal.fire();
+      return existed;
+    } finally {
+      writer.unlock();
+    }
+  }
+
   private void lockWriter() {
     try {
       if (!writer.tryLock(options.lockTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
