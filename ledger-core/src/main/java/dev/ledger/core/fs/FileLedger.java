@@ -554,16 +554,18 @@ final class FileLedger implements LedgerBackend {
       reader.refuseLinks();
       return removal.remove(dir, reader.exists());
     } finally {
-      // Forgetting is always safe (the caches are rebuilt from the disk), and needed once
-      // the directory moved, even if a later step of the removal failed.
-      if (tail != null) {
-        closeChannel(tail);
-        tail = null;
+      // Once the directory moved, even if a later step of the removal failed, this backend
+      // forgets it. A refused removal leaves the directory, and this backend, as they were.
+      if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (tail != null) {
+          closeChannel(tail);
+          tail = null;
+        }
+        tailLockKey = null;
+        reader.clearCache();
+        directoriesMade = false;
+        releaseLockChannel();
       }
-      tailLockKey = null;
-      reader.clearCache();
-      directoriesMade = false;
-      releaseLockChannel();
       held.close();
     }
   }

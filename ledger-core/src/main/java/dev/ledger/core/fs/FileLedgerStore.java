@@ -467,6 +467,10 @@ public final class FileLedgerStore implements LedgerStore {
       if (readOnly) {
         throw new ReadOnlyStoreException(shell.toString(), rootId);
       }
+      if (Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
+        throw new LedgerIOException(to, "Cannot archive ledger '" + rootId + "' to " + to
+            + ": it exists; an archive is a new store directory", null);
+      }
       Path[] trashed = new Path[1];
       long revision = shell.ledgerFor(rootId).removeUnderLock("archive", (dir, existed) -> {
         if (!existed) {
