@@ -67,6 +67,10 @@ import java.util.function.Consumer;
  *                                            one checksummed commit record per line
  *                                            ({@code JournalLine}, {@code CommitRecord})
  *     commands/&lt;2 hex&gt;/&lt;62 hex&gt;.json         command id index ({@link CommandIndex})
+ *   ledgers/.trash/                          ledgers being deleted or archived
+ *                                            ({@code LedgerTrash}); emptied by the next
+ *                                            delete or writable open
+ *   ledgers/.import.&lt;pid&gt;.&lt;n&gt;/               an import being built ({@code LedgerImport})
  * </pre>
  * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
