@@ -65,11 +65,10 @@ final class ArtifactBackup {
       List<Path> dirs = new ArrayList<>();
       dirs.add(temp);
       copyTree(source.attempts(), temp.resolve("attempts"), false, sync, counts, dirs);
-      copyTree(source.blobs(), temp.resolve("blobs").resolve("sha256"), true, sync, counts,
-          dirs);
-      Path tmp = temp.resolve("tmp");
-      Files.createDirectories(tmp, SafeFiles.privateDirectory(tmp));
-      dirs.add(tmp);
+      Path blobs = temp.resolve("blobs");
+      createDirectory(blobs, dirs);
+      copyTree(source.blobs(), blobs.resolve("sha256"), true, sync, counts, dirs);
+      createDirectory(temp.resolve("tmp"), dirs);
       if (sync) {
         // Deepest first: each directory's entries, then the directory holding it.
         dirs.sort(Comparator.comparingInt(Path::getNameCount).reversed());
@@ -105,8 +104,7 @@ final class ArtifactBackup {
   /** Copies the visible files below {@code from} (none if it is missing). */
   private static void copyTree(Path from, Path to, boolean blobs, boolean sync, Counts counts,
       List<Path> dirs) throws IOException {
-    Files.createDirectories(to, SafeFiles.privateDirectory(to));
-    dirs.add(to);
+    createDirectory(to, dirs);
     if (!Files.isDirectory(from, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -115,9 +113,7 @@ final class ArtifactBackup {
       public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
           throws IOException {
         if (!dir.equals(from)) {
-          Path copy = to.resolve(from.relativize(dir).toString());
-          Files.createDirectory(copy, SafeFiles.privateDirectory(copy));
-          dirs.add(copy);
+          createDirectory(to.resolve(from.relativize(dir).toString()), dirs);
         }
         return FileVisitResult.CONTINUE;
       }
@@ -149,6 +145,15 @@ final class ArtifactBackup {
         throw e;
       }
     });
+  }
+
+  /**
+   * Creates one directory (not {@code createDirectories}, which swallows a first failure and
+   * tries again) and remembers it, to be forced.
+   */
+  private static void createDirectory(Path dir, List<Path> dirs) throws IOException {
+    Files.createDirectory(dir, SafeFiles.privateDirectory(dir));
+    dirs.add(dir);
   }
 
   private static void copy(Path source, Path target, boolean sync, Counts counts)

@@ -116,7 +116,9 @@ final class LedgerCopy {
       public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
           throws IOException {
         Path copy = to.resolve(from.relativize(dir).toString());
-        Files.createDirectories(copy, SafeFiles.privateDirectory(copy));
+        // createDirectory, not createDirectories: the latter swallows a first failure and
+        // tries again, which would go on past an I/O error (or a simulated power cut).
+        Files.createDirectory(copy, SafeFiles.privateDirectory(copy));
         dirs.add(copy);
         return FileVisitResult.CONTINUE;
       }
