@@ -206,6 +206,35 @@ public interface LedgerStore extends AutoCloseable {
   ImportResult importLedger(InputStream in);
 
   /**
+   * Deletes the ledger of {@code rootId}: its state, journal and command index. Taken under
+   * the ledger's writer lock, waiting up to the options' lock timeout like a commit; a
+   * writer that holds it longer (another process, or another store or thread of this one)
+   * makes the delete refuse, changing nothing. The removal is atomic: at any crash the
+   * ledger is either whole or gone (each store documents its commit point).
+   *
+   * <p>Afterwards the root id is free: {@link #exists} is false, the id leaves
+   * {@link #rootIds()}, and every {@link Ledger} of this store for the id sees a ledger that
+   * was never committed to ({@code load()} throws {@link LedgerNotFoundException}, a commit
+   * expecting {@link Ledger#NO_REVISION} starts a new ledger, one expecting any other
+   * revision gets a {@link RevisionConflictException} with actual revision 0, events and
+   * commands of the old ledger are gone).
+   *
+   * @param rootId the ledger to delete, under the rules of {@link #ledger(String, StateType)}
+   * @return true if the ledger existed (was committed to) and is now deleted; false if there
+   *     was nothing to delete
+   * @throws NullPointerException if {@code rootId} is null
+   * @throws InvalidIdentifierException if the root id breaks a rule of
+   *     {@link #ledger(String, StateType)}
+   * @throws LedgerBusyException if another writer held the ledger's lock past the deadline
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws LedgerIOException if the store cannot be written (the ledger is then whole, or
+   *     deleted if the error came after the commit point, as the message says)
+   * @throws SymbolicLinkException if the ledger's directory is a symbolic link
+   * @throws StoreClosedException if the store is closed
+   */
+  boolean delete(String rootId);
+
+  /**
    * The options this store runs with.
    *
    * @return the options

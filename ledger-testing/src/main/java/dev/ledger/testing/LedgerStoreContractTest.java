@@ -163,6 +163,20 @@ public abstract class LedgerStoreContractTest {
     }
   }
 
+  /** The delete contract, {@link LedgerDeleteContract}, on these stores. */
+  @Nested
+  class Deleting extends LedgerDeleteContract {
+    @Override
+    protected LedgerStore newStore(LedgerOptions options) {
+      return openStore(options);
+    }
+
+    @Override
+    protected LedgerOptions baseOptions() {
+      return options();
+    }
+  }
+
   @BeforeEach
   void openFresh() {
     store = openStore(options());

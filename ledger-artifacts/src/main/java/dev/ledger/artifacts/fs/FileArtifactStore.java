@@ -1,6 +1,7 @@
 package dev.ledger.artifacts.fs;
 
 import com.google.common.base.Preconditions;
+import dev.ledger.artifacts.ArtifactBackupResult;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.ArtifactOptions;
@@ -406,6 +407,41 @@ public final class FileArtifactStore implements ArtifactStore {
     SnapshotVerifier snapshots = new SnapshotVerifier(layout);
     snapshots.verify();
     return new ArtifactVerification(blobVerification, snapshots.checked, snapshots.damaged);
+  }
+
+  /**
+   * Copies this store into {@code target/artifacts} while writers go on putting blobs and
+   * freezing snapshots: every snapshot present, then every blob present (published files
+   * never change, so no lock is taken and no writer waits; a read-only store can be backed
+   * up). Snapshots go first because a snapshot is frozen only after its blobs are
+   * published, so each copied snapshot finds its blobs in the copy, which then passes
+   * {@link #verify()} (unless an orphan cleanup and a garbage collection removed a
+   * snapshot's blob during the backup; the copy's verify names it).
+   *
+   * <p>{@code target} is a new directory or one holding only a ledger store's backup
+   * ({@code FileLedgerStore.backup}, which fills {@code <target>/store.json} and
+   * {@code ledgers/}): back up the ledgers, then the artifacts, into one target to copy a
+   * base directory holding both. The copy is built in a hidden directory in {@code target}
+   * and published by one rename to {@code artifacts} (forced first with {@code SYNC}
+   * durability): a backup killed at any step leaves no {@code artifacts} directory, so it
+   * never opens as a store. See {@code ArtifactBackup}.
+   *
+   * @param target the backup's base directory; created if missing
+   * @return what was copied
+   * @throws LedgerIOException if {@code target/artifacts} exists, or a file cannot be read
+   *     or written (nothing is left that opens as a store)
+   * @throws NullPointerException if {@code target} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public ArtifactBackupResult backup(Path target) {
+    Preconditions.checkNotNull(target, "target");
+    checkOpen();
+    Path to = target.toAbsolutePath();
+    try {
+      return ArtifactBackup.backup(layout, to, sync());
+    } catch (IOException e) {
+      throw new LedgerIOException("backing up the artifact store to " + to, to, e);
+    }
   }
 
   /** A collector that runs {@code afterMark} between mark and sweep (tests use the hook). */

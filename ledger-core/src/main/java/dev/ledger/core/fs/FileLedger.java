@@ -9,12 +9,14 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
+import dev.ledger.core.LedgerBusyException;
 import dev.ledger.core.LedgerFailedException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.LockTimeoutException;
 import dev.ledger.core.ReadOnlyStoreException;
 import dev.ledger.core.RetentionPolicy;
 import dev.ledger.core.RetentionResult;
@@ -38,10 +40,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -122,6 +126,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private volatile Throwable failure;
   /** Whether this store made (or found) the ledger's directories; a recovery checks again. */
   private volatile boolean directoriesMade;
+  /** The lock file's identity when {@link #tail} was read; guarded by the ledger lock. */
+  private Object tailLockKey;
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
@@ -235,7 +241,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
-    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+    try (FileLocks.Held held = lockForWrite(true)) {
       checkNotFailed();
       Tail t = currentTail();
       if (request.publicCommandId() != null) {
@@ -600,7 +606,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
-    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+    try (FileLocks.Held held = lockForWrite(true)) {
       checkNotFailed();
       Tail t = currentTail(Tail.Holds.POSITION);
       for (PatchRequest request : batch) {
@@ -685,7 +691,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     ensureDirectories();
     retainLockChannel();
-    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+    try (FileLocks.Held held = lockForWrite(false)) {
+      if (held == null) {
+        return false; // removed meanwhile
+      }
       checkNotFailed();
       Tail t = currentTail(Tail.Holds.POSITION);
       if (t.revision != revision) {
@@ -737,7 +746,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
       throw new LedgerNotFoundException(root);
     }
     retainLockChannel();
-    try (FileLocks.Held held = FileLocks.acquire(lockFile, options.lockTimeout())) {
+    try (FileLocks.Held held = lockForWrite(false)) {
+      if (held == null) {
+        throw new LedgerNotFoundException(root);
+      }
       checkNotFailed();
       Tail t = currentTail();
       if (t.revision == 0) {
@@ -782,8 +794,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     FileLocks.Held held = null;
     try {
-      held = FileLocks.acquire(lockFile, options.lockTimeout());
-      if (failure == null) {
+      held = lockForWrite(false);
+      if (held != null && tail != null && failure == null) {
         Tail t = currentTail(tail.holds);
         if (t.sinceCheckpoint > 0) {
           checkpoint(t);
@@ -846,6 +858,89 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
   }
 
+  // ---------------------------------------------------------------- delete and archive
+
+  /**
+   * Takes the writer lock. The ledger's directory may have been removed under this store
+   * since its last commit (a delete or an archive, by this or another store or process):
+   * with {@code recreate} its directories are made again (a commit then starts a new
+   * ledger), without it null is returned. If the lock file is another file than the one this
+   * writer's cached tail was read under, the ledger was removed (and perhaps recreated)
+   * meanwhile: the tail and the read cache are dropped, so that nothing is ever appended to,
+   * or checkpointed from, a ledger that no longer has this name.
+   */
+  private FileLocks.Held lockForWrite(boolean recreate) {
+    FileLocks.Held held;
+    try {
+      held = FileLocks.acquire(lockFile, options.lockTimeout());
+    } catch (LedgerIOException e) {
+      if (!(e.getCause() instanceof NoSuchFileException) || Files.isDirectory(dir)) {
+        throw e;
+      }
+      if (!recreate) {
+        return null;
+      }
+      directoriesMade = false;
+      ensureDirectories();
+      held = FileLocks.acquire(lockFile, options.lockTimeout());
+    }
+    Object key = held.lockedFileKey();
+    if (tail != null && !Objects.equals(key, tailLockKey)) {
+      LOG.info("Ledger '{}': its directory was replaced since this store last wrote; "
+          + "reading it afresh", root);
+      closeChannel(tail);
+      tail = null;
+      reader.clearCache();
+    }
+    tailLockKey = key;
+    return held;
+  }
+
+  /**
+   * Runs {@code removal} on the ledger's directory under the writer lock, waiting up to the
+   * lock timeout, then forgets everything this backend cached of the ledger (its tail, read
+   * cache and kept lock channel), so that every view of it in this store sees the ledger as
+   * the disk has it: none, once the removal moved the directory away.
+   *
+   * @throws LedgerBusyException if another writer held the lock past the deadline
+   * @throws ReadOnlyStoreException if the store is read-only
+   */
+  <T> T removeUnderLock(String operation, Removal<T> removal) {
+    if (readOnlyStore != null) {
+      throw new ReadOnlyStoreException(readOnlyStore, root);
+    }
+    SafeFiles.refuseLink(dir);
+    FileLocks.Held held;
+    try {
+      held = FileLocks.acquire(lockFile, options.lockTimeout());
+    } catch (LockTimeoutException e) {
+      throw new LedgerBusyException(root, operation, lockFile, e.holder().orElse(null), e);
+    } catch (LedgerIOException e) {
+      if (!(e.getCause() instanceof NoSuchFileException) || Files.isDirectory(dir)) {
+        throw e;
+      }
+      return removal.remove(dir, false); // no directory: never committed, or removed already
+    }
+    try {
+      reader.refuseLinks();
+      return removal.remove(dir, reader.exists());
+    } finally {
+      // Once the directory moved, even if a later step of the removal failed, this backend
+      // forgets it. A refused removal leaves the directory, and this backend, as they were.
+      if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (tail != null) {
+          closeChannel(tail);
+          tail = null;
+        }
+        tailLockKey = null;
+        reader.clearCache();
+        directoriesMade = false;
+        releaseLockChannel();
+      }
+      held.close();
+    }
+  }
+
   /** Trims and closes {@code t}'s segment; drops the tail if that fails. Under the lock. */
   private void parkTail(Tail t) {
     try {
@@ -888,6 +983,19 @@ final class FileLedger implements LedgerBackend, PatchLog {
     t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
     t.window = PAGE;
     return t;
+  }
+
+  /** What {@link #removeUnderLock} runs with the lock held. */
+  @FunctionalInterface
+  interface Removal<T> {
+    /**
+     * Removes (or moves away) the ledger's directory.
+     *
+     * @param dir the ledger's directory
+     * @param existed whether it holds a ledger (a checkpoint or a first segment)
+     * @return what the store operation returns
+     */
+    T remove(Path dir, boolean existed);
   }
 
   /** Keeps the lock file's channel open while this store writes (see FileLocks.retain). */

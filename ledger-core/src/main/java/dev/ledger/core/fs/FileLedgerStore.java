@@ -2,6 +2,7 @@ package dev.ledger.core.fs;
 
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CommitListener;
+import dev.ledger.core.BackupResult;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Durability;
 import dev.ledger.core.ImportResult;
@@ -11,6 +12,7 @@ import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerBusyException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.LedgerNotFoundException;
@@ -73,6 +75,10 @@ import java.util.function.Consumer;
  *     retention.json                         where the journal starts after a retention, with
  *                                            the state before it ({@link RetentionMarker});
  *                                            absent until {@link #applyRetention}
+ *   ledgers/.trash/                          ledgers being deleted or archived
+ *                                            ({@code LedgerTrash}); emptied by the next
+ *                                            delete or writable open
+ *   ledgers/.import.&lt;pid&gt;.&lt;n&gt;/               an import being built ({@code LedgerImport})
  * </pre>
  * Files are created owner-only (0600) and directories 0700 where POSIX permissions exist.
  * With a fixed clock, the same calls produce byte-identical files (the lock file is empty
@@ -100,6 +106,9 @@ import java.util.function.Consumer;
 public final class FileLedgerStore implements LedgerStore, PatchLogSource {
   private final Path base;
   private final Path ledgers;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      FileLedgerStore.class);
+
   private final boolean readOnly;
   private final StoreLimits limits;
   private final Ledgers shell;
@@ -154,6 +163,7 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
     Preconditions.checkNotNull(options, "options");
     Path absolute = base.toAbsolutePath();
     StoreMarker.Limits recorded = initialize(absolute, options);
+    LedgerTrash.clearLeftovers(absolute.resolve("ledgers"));
     return new FileLedgerStore(absolute, options, false,
         new StoreLimits(absolute.resolve(StoreMarker.FILE), options, recorded));
   }
@@ -513,6 +523,171 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
     return shell.removeCommitListener(listener);
   }
 
+  // ---------------------------------------------------------------- delete, archive, backup
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On files: under the ledger's writer lock, the ledger's directory is renamed into
+   * {@code ledgers/.trash/} (the commit point), {@code ledgers/} and the trash are forced,
+   * and then, with the lock released, the renamed tree is removed (see {@code LedgerTrash}).
+   * A crash at any step leaves the ledger whole or gone; what a crash leaves in the trash is
+   * removed by the next delete or the next {@link #open} of the store. Other stores (in this
+   * or other processes) that wrote the ledger notice at their next commit that its lock file
+   * is another file, drop what they cached, and see a ledger never committed to; their
+   * reads see it gone at once.
+   */
+  @Override
+  public boolean delete(String rootId) {
+    return shell.delete(rootId);
+  }
+
+  /**
+   * Moves the ledger of {@code rootId} out of this store into a new store directory at
+   * {@code target} holding only it: {@code store.json} and {@code ledgers/<root>/} with every
+   * record, the checkpoint and the command index, no lock file and no preallocated zeros. It
+   * opens with {@link #openReadOnly} (or {@link #open}) and passes {@link #verify()}; the
+   * ledger is then deleted from this store as by {@link #delete}.
+   *
+   * <p>Under the ledger's writer lock from start to end (waiting up to the lock timeout; a
+   * writer holding it longer makes the archive refuse, changing nothing). The archive is
+   * always a copy, on this file system or another: it is built in a hidden directory beside
+   * the target, forced, verified as a store of its own, and published by one rename (the
+   * archive's commit point); only then is the ledger removed from this store. A crash before
+   * the publishing rename leaves the ledger here, whole, and a hidden
+   * {@code .<target name>.<pid>.<n>.archive} directory in the target's parent (remove it by
+   * hand); a crash after it and before the delete's commit point leaves the ledger in both
+   * places, the archive complete. See {@code LedgerArchive}.
+   *
+   * @param rootId the ledger to archive
+   * @param target the new store directory; must not exist (its parent is created if missing)
+   * @return the revision archived
+   * @throws LedgerNotFoundException if the store holds no such ledger
+   * @throws LedgerBusyException if another writer held the ledger's lock past the deadline
+   * @throws LedgerIOException if {@code target} exists, or a file cannot be read or written
+   *     (the ledger is then here, whole, unless the message says it was removed)
+   * @throws CorruptLedgerException if the ledger's journal is damaged before its tail
+   * @throws ReadOnlyStoreException if the store is read-only
+   * @throws dev.ledger.core.InvalidIdentifierException if {@code rootId} is not valid
+   * @throws NullPointerException if an argument is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public long archive(String rootId, Path target) {
+    Preconditions.checkNotNull(rootId, "rootId");
+    Preconditions.checkNotNull(target, "target");
+    Identifiers.check("root id", rootId);
+    Path to = target.toAbsolutePath();
+    return shell.guarded(() -> {
+      if (readOnly) {
+        throw new ReadOnlyStoreException(shell.toString(), rootId);
+      }
+      if (Files.exists(to, LinkOption.NOFOLLOW_LINKS)) {
+        throw new LedgerIOException(to, "Cannot archive ledger '" + rootId + "' to " + to
+            + ": it exists; an archive is a new store directory", null);
+      }
+      Path[] trashed = new Path[1];
+      long revision = shell.ledgerFor(rootId).removeUnderLock("archive", (dir, existed) -> {
+        if (!existed) {
+          throw new LedgerNotFoundException(rootId);
+        }
+        try {
+          long archived = LedgerArchive.build(rootId, dir, base.resolve(StoreMarker.FILE), to,
+              limits, options());
+          trashed[0] = LedgerTrash.moveToTrash(ledgers, dir, sync());
+          return archived;
+        } catch (IOException e) {
+          throw new LedgerIOException("archiving ledger '" + rootId + "' to " + to, dir, e);
+        }
+      });
+      emptyTrash(trashed[0]);
+      return revision;
+    });
+  }
+
+  /**
+   * Copies this store's ledgers into {@code target} while writers, in this and other
+   * processes, go on committing: each ledger in the copy is consistent at one revision (the
+   * last complete record its journal held when the copy of that ledger read it), with the
+   * checkpoint and command index entries copied before that point, so the copy opens with
+   * {@link #openReadOnly} and passes {@link #verify()}. Takes no lock and blocks no writer; it
+   * works on a read-only store.
+   *
+   * <p>{@code target} is a new directory, or one that holds only an artifact store's backup
+   * ({@code FileArtifactStore.backup}, which fills {@code <target>/artifacts} the same way):
+   * back up the ledgers and then the artifacts into one target to copy a base directory that
+   * holds both. The ledgers are copied into a hidden directory in {@code target}, renamed to
+   * {@code ledgers/}, and {@code store.json} is written last: a backup killed at any step has
+   * no {@code store.json}, so it never opens as a store. With {@code SYNC} durability
+   * everything is forced before {@code store.json} is. See {@code StoreBackup}.
+   *
+   * <p>Like every reader, the copy may hold a commit a moment before its writer's
+   * {@code force} returned: a power cut of the source's machine right then could take that
+   * commit back from the source while the backup keeps it.
+   *
+   * @param target the backup's directory
+   * @return the revision of each ledger copied
+   * @throws LedgerIOException if {@code target} holds {@code store.json} or {@code ledgers}
+   *     already, or a file cannot be read or written (nothing is left that looks complete)
+   * @throws CorruptLedgerException if a ledger's journal is damaged before its tail
+   * @throws NullPointerException if {@code target} is null
+   * @throws StoreClosedException if the store is closed
+   */
+  public BackupResult backup(Path target) {
+    Preconditions.checkNotNull(target, "target");
+    Path to = target.toAbsolutePath();
+    return shell.guarded(() -> {
+      try {
+        return StoreBackup.backup(base, listRootIds(), to, limits, sync());
+      } catch (IOException e) {
+        throw new LedgerIOException("backing up the store to " + to, to, e);
+      }
+    });
+  }
+
+  private boolean sync() {
+    return options().durability() == Durability.SYNC;
+  }
+
+  /** Deletes {@code rootId} through {@code ledger}, then empties the trash. */
+  private boolean deleteThrough(String rootId, FileLedger ledger) {
+    if (readOnly) {
+      throw new ReadOnlyStoreException(shell.toString(), rootId);
+    }
+    Path[] trashed = new Path[1];
+    boolean existed = ledger.removeUnderLock("delete", (dir, exists) -> {
+      if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return false;
+      }
+      try {
+        trashed[0] = LedgerTrash.moveToTrash(ledgers, dir, sync());
+      } catch (IOException e) {
+        throw new LedgerIOException("deleting ledger '" + rootId + "'"
+            + (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) ? " (it is whole)"
+                : " (it was moved to the trash; a power cut may bring it back)"), dir, e);
+      }
+      return exists;
+    });
+    emptyTrash(trashed[0]);
+    return existed;
+  }
+
+  /**
+   * Removes what a delete moved to the trash, and what earlier ones left there. The ledger
+   * is gone already: a failure is logged, and the next open or delete retries.
+   */
+  private void emptyTrash(Path trashed) {
+    if (trashed == null) {
+      return;
+    }
+    try {
+      LedgerTrash.removeTree(trashed);
+    } catch (IOException e) {
+      LOG.warn("Could not remove {}; the next open or delete of the store retries", trashed,
+          e);
+    }
+    LedgerTrash.clearLeftovers(ledgers);
+  }
+
   @Override
   public String toString() {
     return shell.toString();
@@ -722,6 +897,16 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
     @Override
     public ImportResult importLedger(java.io.InputStream in) {
       return FileLedgerStore.this.importLedger(in);
+    }
+
+    @Override
+    protected boolean deleteLedger(String rootId, FileLedger handedOut) {
+      return deleteThrough(rootId, handedOut != null ? handedOut : newBackend(rootId));
+    }
+
+    /** The ledger's backend, registered: an archive forgets its caches like a delete. */
+    FileLedger ledgerFor(String rootId) {
+      return backend(rootId);
     }
 
     @Override

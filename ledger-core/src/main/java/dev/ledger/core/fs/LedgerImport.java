@@ -40,20 +40,21 @@ import java.util.Set;
  *    record count the header names, nothing after it) while it is copied to a spool file in
  *    the system's temp directory. A refusal here has written nothing in the store.
  * 2. build, from the spool:
- *    ledgers/.import-&lt;pid&gt;-&lt;nanos&gt;/     never a root id's directory (a root id does not
+ *    ledgers/.import.&lt;pid&gt;.&lt;n&gt;/         never a root id's directory (a root id does not
  *                                         start with '.'), so no reader, writer or verify
  *                                         looks at it
  *      journal/&lt;20-digit revision&gt;.jsonl   the export's record lines, byte for byte, in
  *                                         segments rolled at the store's segmentBytes
  *      commands/&lt;2 hex&gt;/&lt;62 hex&gt;.json     an entry per command id ({@link CommandIndex})
  *      state.json                         checkpoint at the last revision ({@link Checkpoint})
- * 3. rename ledgers/.import-... to ledgers/&lt;root dir&gt;, force ledgers/      (commit point)
+ * 3. rename ledgers/.import.... to ledgers/&lt;root dir&gt;, force ledgers/      (commit point)
  * </pre>
  * Under {@code SYNC} durability every file and directory of the temp tree is forced before
  * the rename and {@code ledgers/} after it, so an acknowledged import survives a power cut.
- * A failure in step 2 removes the temp directory; a crash there leaves an {@code .import-*}
- * directory that nothing reads (delete it by hand); a crash after the rename leaves the whole
- * ledger. The spool file is always removed.
+ * A failure in step 2 removes the temp directory; a crash there leaves an {@code .import.*}
+ * directory that nothing reads, which the next writable open of the store removes once the
+ * process named by its pid is gone ({@code LedgerTrash}); a crash after the rename leaves
+ * the whole ledger. The spool file is always removed.
  *
  * <p>A root id whose directory exists is refused before anything is written, and again before
  * and at the rename: a rename onto a directory that is not empty fails, and the checks refuse
@@ -71,8 +72,9 @@ final class LedgerImport {
     Path target = ledgers.resolve(Identifiers.toDirectoryName("root id", root));
     refuseExisting(root, target);
     Path spool = null;
-    Path temp = ledgers.resolve(".import-" + ProcessHandle.current().pid() + "-"
-        + System.nanoTime());
+    // A name no other import gets, in this process (a counter) or another (the pid, which
+    // also lets a store that opens later remove it once this process is gone).
+    Path temp = SafeFiles.uniqueSibling(ledgers.resolve("import"), "");
     try {
       spool = Files.createTempFile("ledger-import-", ".jsonl");
       LedgerExportFormat.Validator folded = validate(in, header, spool, limits);

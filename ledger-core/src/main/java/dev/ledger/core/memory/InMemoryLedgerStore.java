@@ -186,6 +186,18 @@ public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
     return shell.removeCommitListener(listener);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>In memory: the ledger's records, command index and state are dropped at once under
+   * its writer lock (the commit point); a reader sees the whole ledger or none. Handles of
+   * this store then see a ledger never committed to.
+   */
+  @Override
+  public boolean delete(String rootId) {
+    return shell.delete(rootId);
+  }
+
   @Override
   public void close() {
     shell.close();
@@ -286,6 +298,11 @@ public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
         }
         return ledger.adopt(lines, header);
       });
+    }
+
+    @Override
+    protected boolean deleteLedger(String rootId, MemoryLedger handedOut) {
+      return handedOut != null && handedOut.delete();
     }
 
     @Override

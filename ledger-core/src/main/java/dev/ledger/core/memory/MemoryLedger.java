@@ -10,6 +10,7 @@ import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.HistoryTruncatedException;
+import dev.ledger.core.LedgerBusyException;
 import dev.ledger.core.LedgerHead;
 import dev.ledger.core.ImportResult;
 import dev.ledger.core.InvalidExportException;
@@ -584,6 +585,44 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   }
 
   /** Takes the writer lock, bounded by the lock timeout. */
+  /**
+   * Forgets every commit, under the writer lock (waiting up to the lock timeout): afterwards
+   * this is the ledger of a root id never committed to. Readers see the old ledger or none.
+   *
+   * @return true if the ledger had a commit
+   * @throws LedgerBusyException if another writer held the lock past the deadline
+   */
+  boolean delete() {
+    try {
+      lockWriter();
+    } catch (LockTimeoutException e) {
+      throw new LedgerBusyException(root, "delete", null, null, e);
+    }
+    try {
+      boolean existed = head != null;
+      head = null;
+      journal.writeLock().lock();
+      try {
+        lines.clear();
+        removed = 0;
+        retained = null;
+      } finally {
+        journal.writeLock().unlock();
+      }
+      commands.clear();
+      removedDigests.clear();
+      folded = null;
+      checkpoint = null;
+      journalBytes = 0;
+      checkpointBytes = 0;
+      journalBytesSeen = 0;
+      signal.fire();
+      return existed;
+    } finally {
+      writer.unlock();
+    }
+  }
+
   private void lockWriter() {
     try {
       if (!writer.tryLock(options.lockTimeout().toNanos(), TimeUnit.NANOSECONDS)) {

@@ -108,6 +108,23 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     return guarded(() -> probe(rootId).head());
   }
 
+  @Override
+  public final boolean delete(String rootId) {
+    Identifiers.check("root id", rootId);
+    return guarded(() -> deleteLedger(rootId, backends.get(rootId)));
+  }
+
+  /**
+   * Deletes the ledger of {@code rootId} as {@link LedgerStore#delete} says; called with the
+   * store open. Afterwards {@code handedOut}, if not null, must behave as the backend of a
+   * ledger never committed to (it stays registered: the store's ledgers keep using it).
+   *
+   * @param rootId the root id, already validated
+   * @param handedOut the backend this store handed out for {@code rootId}, or null
+   * @return true if the ledger existed and is now deleted
+   */
+  protected abstract boolean deleteLedger(String rootId, B handedOut);
+
   /** The backend handed out for {@code rootId}, or a throwaway one (never registered). */
   private B probe(String rootId) {
     B backend = backends.get(rootId);

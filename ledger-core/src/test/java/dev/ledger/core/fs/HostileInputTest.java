@@ -15,6 +15,7 @@ import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.StateMappingException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
@@ -157,8 +158,12 @@ class HostileInputTest {
       try (FileLedgerStore store = FileLedgerStore.open(dir)) {
         Throwable thrown = catchThrowable(() -> store.ledger("root-1", JsonNode.class).load());
         if (thrown != null) {
+          // A flip that still parses can change the recorded state version (0 to 4, say):
+          // the checkpoint then claims a state newer than the reader's type, which is refused
+          // as such (seed 6690783619805211330 found it).
           assertThat(thrown).as("%s case %s", seed, i).isInstanceOfAny(
-              CorruptLedgerException.class, UnsupportedFormatException.class);
+              CorruptLedgerException.class, UnsupportedFormatException.class,
+              StateMappingException.class);
         }
       }
     }

@@ -63,7 +63,7 @@ import java.util.stream.Stream;
  *   <li><b>may lose</b>, for each directory, a suffix of its unforced entry changes: a random
  *       number of the latest ones are undone, newest first (a created file disappears, a move
  *       is reverted and the file it replaced comes back, a deleted file comes back with its
- *       forced content);
+ *       forced content, and with its directory if that was removed after it);
  *   <li><b>may damage</b> each file with unforced content, from its first changed byte on, in
  *       one of five ways chosen at random: reverted to its forced content; kept as written;
  *       torn (the changes kept up to a random byte, the forced content after it); zeros
@@ -488,6 +488,8 @@ public final class FaultyFileSystem extends FileSystem {
       report.append("undone rename ").append(renamed.from()).append(" -> ")
           .append(renamed.to()).append('\n');
     } else if (op instanceof Deleted deleted) {
+      // Its directory may have been removed after it, unforced too: then it comes back.
+      Files.createDirectories(deleted.path().getParent());
       Files.write(deleted.path(), deleted.content());
       report.append("undone delete ").append(deleted.path()).append('\n');
     }

@@ -399,6 +399,18 @@ public final class FileLocks {
     }
 
     /**
+     * The identity ({@code BasicFileAttributes.fileKey()}) of the lock file this lock holds,
+     * checked against the lock file's name when the lock was taken. A writer that sees it
+     * change between two acquisitions knows the ledger's directory was replaced (deleted,
+     * archived or recreated) since, and must not trust what it cached of the old one.
+     *
+     * @return the key, or null where the platform gives none
+     */
+    public Object lockedFileKey() {
+      return entry.fileKey;
+    }
+
+    /**
      * Checks that the lock file's name still refers to the file this lock holds. Call it just
      * before a commit point: if the file was deleted or replaced, another process may hold a
      * lock on the new file, and writing would race it. Costs one {@code stat}. Where the
