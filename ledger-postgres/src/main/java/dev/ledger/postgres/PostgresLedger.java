@@ -190,6 +190,66 @@ final class PostgresLedger implements LedgerBackend {
     }
   }
 
+  /**
+   * Deletes the ledger: its head row (locked first, waiting up to the lock timeout, so that a
+   * commit in flight finishes or this waits), its commits, events and commands, in one
+   * transaction. Afterwards this backend is that of a ledger never committed to. Backends of
+   * other stores keep a hint of the old head: their next commit at that revision finds no row
+   * and takes the careful path (a conflict at revision 0).
+   *
+   * @return true if the ledger had a commit
+   * @throws dev.ledger.core.LedgerBusyException if a writer held the head row past the lock
+   *     timeout
+   * @throws DatabaseException for the server's failures
+   */
+  boolean delete() {
+    String operation = "Delete ledger '" + root + "'";
+    Connection c = tables.connect(operation);
+    try {
+      c.setAutoCommit(false);
+      try {
+        try (PreparedStatement ps = c.prepareStatement(
+            "SELECT set_config('lock_timeout', ?, true)")) {
+          ps.setString(1, lockTimeout());
+          ps.executeQuery().close();
+        }
+        boolean existed;
+        try (PreparedStatement ps = c.prepareStatement("SELECT revision FROM "
+            + tables.ledgers() + " WHERE root_id = ? FOR UPDATE")) {
+          ps.setString(1, root);
+          try (ResultSet rs = ps.executeQuery()) {
+            existed = rs.next();
+          }
+        }
+        if (existed) {
+          for (String table : List.of(tables.events(), tables.commands(), tables.commits(),
+              tables.ledgers())) {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table
+                + " WHERE root_id = ?")) {
+              ps.setString(1, root);
+              ps.executeUpdate();
+            }
+          }
+        }
+        c.commit();
+        seen = null;
+        return existed;
+      } catch (SQLException | RuntimeException e) {
+        Schema.rollbackQuietly(c, e);
+        throw e;
+      }
+    } catch (SQLException e) {
+      if ("55P03".equals(e.getSQLState())) {
+        throw new dev.ledger.core.LedgerBusyException(root, "delete", null, null,
+            new LockTimeoutException("PostgreSQL row of ledger '" + root + "'",
+                tables.options().lockTimeout()));
+      }
+      throw new DatabaseException(operation, e, false);
+    } finally {
+      tables.release(c, operation);
+    }
+  }
+
   private record Head(long revision, long nextSequence, JsonNode state) {}
 
   /**

@@ -195,6 +195,18 @@ public final class PostgresLedgerStore implements LedgerStore {
   /**
    * {@inheritDoc}
    *
+   * <p>On PostgreSQL: one transaction locks the ledger's head row (waiting up to the lock
+   * timeout for a commit in flight) and deletes its head, commits, events and commands; a
+   * reader sees the whole ledger or none.
+   */
+  @Override
+  public boolean delete(String rootId) {
+    return shell.delete(rootId);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
    * <p>On PostgreSQL: read in one read-only repeatable-read transaction, a snapshot that no
    * writer waits for.
    */
@@ -411,6 +423,11 @@ public final class PostgresLedgerStore implements LedgerStore {
     @Override
     protected PostgresLedger newBackend(String rootId) {
       return new PostgresLedger(tables, rootId);
+    }
+
+    @Override
+    protected boolean deleteLedger(String rootId, PostgresLedger handedOut) {
+      return (handedOut != null ? handedOut : newBackend(rootId)).delete();
     }
 
     /** The backend handed out for {@code root}, or null; a scan, as notifications are few. */
