@@ -23,4 +23,20 @@ class PostgresLedgerStoreConformanceTest extends LedgerStoreContractTest {
   protected boolean persistent() {
     return true;
   }
+
+  /** A commit holds the ledger's head row from its guarded write to COMMIT: hold that row. */
+  @Override
+  protected AutoCloseable holdWriterLock(LedgerStore store, String rootId) throws Exception {
+    java.sql.Connection c = TestDatabase.dataSource().getConnection();
+    c.setAutoCommit(false);
+    try (java.sql.PreparedStatement ps = c.prepareStatement(
+        "SELECT revision FROM " + schema + ".ledgers WHERE root_id = ? FOR UPDATE")) {
+      ps.setString(1, rootId);
+      ps.executeQuery().close();
+    }
+    return () -> {
+      c.rollback();
+      c.close();
+    };
+  }
 }

@@ -49,7 +49,21 @@ public abstract class LedgerDeleteContract {
    */
   protected abstract LedgerOptions baseOptions();
 
-  private LedgerStore open(LedgerOptions options) {
+  /**
+   * Holds the writer lock of {@code rootId} from outside the store until the handle is
+   * closed, or returns null to have the contract hold it by pausing a commit under it
+   * (see {@link LedgerStoreContractTest#holdWriterLock}).
+   *
+   * @param store the store
+   * @param rootId the ledger
+   * @return the handle, or null
+   * @throws Exception if the lock cannot be taken
+   */
+  protected AutoCloseable holdLock(LedgerStore store, String rootId) throws Exception {
+    return null;
+  }
+
+    private LedgerStore open(LedgerOptions options) {
     LedgerStore store = newStore(options);
     opened.add(store);
     return store;
@@ -128,6 +142,20 @@ public abstract class LedgerDeleteContract {
         .withLockTimeout(Duration.ofMillis(200)));
     Ledger<Count> ledger = store.ledger("busy", Count.class);
     commit(ledger, 3);
+    AutoCloseable held = holdLock(store, "busy");
+    if (held != null) {
+      try (held) {
+        assertThatThrownBy(() -> store.delete("busy"))
+            .isInstanceOfSatisfying(LedgerBusyException.class, e -> {
+              assertThat(e.rootId()).isEqualTo("busy");
+              assertThat(e.getMessage()).contains("busy").contains("delete");
+            });
+        assertThat(store.exists("busy")).isTrue();
+      }
+      assertThat(ledger.load().revision()).isEqualTo(3);
+      assertThat(store.delete("busy")).isTrue();
+      return;
+    }
     // A commit reads the clock under the ledger's writer lock: pausing it there holds the lock.
     clock.pauseNextRead();
     AtomicReference<Throwable> failed = new AtomicReference<>();
