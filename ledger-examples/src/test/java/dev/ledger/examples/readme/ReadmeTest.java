@@ -71,6 +71,13 @@ class ReadmeTest {
   }
 
   @Test
+  void theCollectionsQuickStartPrintsWhatTheReadmeSays() throws Exception {
+    List<String> printed = run(() -> CollectionsQuickStart.main(new String[] {dir.toString()}));
+
+    assertThat(printed).containsExactlyElementsOf(readme().outputs.get("collections-output"));
+  }
+
+  @Test
   void theQuickStartRunsWithoutArgumentsInANewDirectory() throws Exception {
     List<String> printed = run(() -> QuickStart.main(new String[0]));
 
