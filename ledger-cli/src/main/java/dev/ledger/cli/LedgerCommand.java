@@ -26,6 +26,7 @@ import picocli.CommandLine.ScopeType;
         RepairCommand.class,
         ExportCommand.class,
         ImportCommand.class,
+        BackupCommand.class,
         GcCommand.class,
         OrphansCommand.class,
         BlobsCommand.class,

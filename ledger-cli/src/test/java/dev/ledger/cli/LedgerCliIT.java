@@ -232,6 +232,21 @@ class LedgerCliIT {
   }
 
   @Test
+  void backupCopiesLedgersAndArtifactsIntoAStoreThatVerifies() throws Exception {
+    Path target = base.resolve("backup");
+    Cli.Result backup = Cli.run("backup", store.toString(), target.toString());
+    assertThat(backup.exit()).as(backup.toString()).isZero();
+    assertThat(backup.out()).contains("ledgers to " + target, "snapshots and ");
+    Cli.Result verify = Cli.run("verify", target.toString(), "--artifacts");
+    assertThat(verify.exit()).as(verify.toString()).isZero();
+    assertThat(Cli.run("events", target.toString(), "run-1").out())
+        .isEqualTo(Cli.run("events", store.toString(), "run-1").out());
+    Cli.Result again = Cli.run("backup", store.toString(), target.toString());
+    assertThat(again.exit()).as(again.toString()).isNotZero();
+    assertThat(again.errLines()).singleElement().asString().contains(target.toString());
+  }
+
+  @Test
   void exportThenImportRebuildsTheLedgerElsewhere() throws Exception {
     Path file = base.resolve("run-1.export.jsonl");
     Cli.Result export = Cli.run("export", store.toString(), "run-1", "-o", file.toString());

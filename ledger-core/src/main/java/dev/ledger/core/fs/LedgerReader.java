@@ -106,9 +106,15 @@ final class LedgerReader {
         return Optional.of(new StoredState(p.state(), p.revision(), p.updatedAt(),
             p.stateVersion()));
       }
-      Optional<StoredState> forward = readForward(p);
-      if (forward != null) {
-        return forward;
+      try {
+        Optional<StoredState> forward = readForward(p);
+        if (forward != null) {
+          return forward;
+        }
+      } catch (JournalScanner.SegmentRemovedException e) {
+        // A retention removed the segment the cached position is in: start afresh below,
+        // from the newer checkpoint or retention marker.
+        published = null;
       }
     }
     return retrying(() -> {
