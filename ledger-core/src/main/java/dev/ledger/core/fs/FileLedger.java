@@ -127,6 +127,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private final JournalGrowth growth;
   /** Where this store's last patch commit ended, or null: saves a scan for the data's end. */
   private volatile JournalGrowth.Position patchEnd;
+  /**
+   * Where this process last saw the journal end (its own patch commits, or a patch log read
+   * that reached the end), or null: a caught-up view's next {@link #commitsAfter} starts
+   * there instead of at the checkpoint.
+   */
+  private volatile PatchRecords.Mark patchMark;
   /** The store's bounded set of ledgers holding open files; told of every commit. */
   private final OpenWriters openWriters;
 
@@ -537,7 +543,16 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, growth.header(), revision);
+    return PatchRecords.commitsAfter(reader, journal, growth.header(), revision, patchMark,
+        this::offerMark);
+  }
+
+  /** Keeps {@code mark} unless a newer one is kept; a stale one only costs a longer scan. */
+  private void offerMark(PatchRecords.Mark mark) {
+    PatchRecords.Mark kept = patchMark;
+    if (kept == null || kept.revision() <= mark.revision()) {
+      patchMark = mark;
+    }
   }
 
   @Override
@@ -628,6 +643,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
             offset), false));
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
+      patchMark = new PatchRecords.Mark(t.revision, t.nextSequence, t.segment, t.end);
       // No reader.publish: the read cache holds states and this commit built none; the next
       // load reads forward from the last published position and folds the patches.
       signal.fire();
@@ -747,6 +763,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         tail = null;
       }
       reader.clearCache();
+      patchMark = null;
       // Let go of the kept channel first, so that releasing this last lock clears the holder
       // line and closes it: an unheld lock file is empty.
       releaseLockChannel();
