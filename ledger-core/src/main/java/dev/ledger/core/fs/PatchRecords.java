@@ -115,6 +115,9 @@ final class PatchRecords {
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
       Checkpoint checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd) {
     reader.refuseLinks();
+    if (mark != null && mark.revision() == revision && endsAt(journal, mark)) {
+      return Stream.empty();
+    }
     JournalScanner scan = fromMark(journal, mark, revision);
     if (scan == null) {
       scan = start(reader, journal, checkpoint, revision);
@@ -142,6 +145,23 @@ final class PatchRecords {
       }
     };
     return StreamSupport.stream(commits, false).onClose(s::close);
+  }
+
+  /**
+   * Whether nothing was committed after {@code mark}: no record starts at its position (the
+   * file ends there, or preallocated zeros follow) and no segment follows, as the read cache
+   * of {@link LedgerReader} decides. A stat, a one-byte read and a stat, where a scan would
+   * read the preallocated space.
+   */
+  private static boolean endsAt(JournalFiles journal, Mark mark) {
+    try {
+      return LedgerReader.nothingAfter(journal.segment(mark.segment()), mark.end())
+          && (mark.segment() == mark.revision() + 1
+              || !Files.exists(journal.segment(mark.revision() + 1)));
+    } catch (IOException e) {
+      // Missing or unreadable: the scan from the checkpoint reports what is wrong.
+      return false;
+    }
   }
 
   /** A scanner at {@code mark}, or null if it is not just after {@code revision} any more. */
