@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitResult;
+import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
@@ -536,14 +537,38 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Optional<StoredState> checkpoint() {
     Checkpoint c = reader.readCheckpoint();
-    return c == null ? Optional.empty()
-        : Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(), c.stateVersion()));
+    if (c == null) {
+      return Optional.empty();
+    }
+    markCheckpoint(c);
+    return Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(),
+        c.stateVersion()));
+  }
+
+  /**
+   * Offers the position of a checkpoint just read as a mark, once it proves to be a record
+   * boundary of a segment that exists (the check a scan from the checkpoint makes), so that
+   * the caller's {@code commitsAfter} of its revision, the next step of a cold open, reads
+   * neither the checkpoint again nor anything before its position.
+   */
+  private void markCheckpoint(Checkpoint c) {
+    Tail t = Tail.start(c);
+    try {
+      if (!Files.exists(journal.segment(t.segment))) {
+        return;
+      }
+      reader.checkPosition(t);
+    } catch (IOException | CorruptLedgerException e) {
+      // Not a mark; commitsAfter's scan from the checkpoint reports what is wrong.
+      return;
+    }
+    offerMark(new PatchRecords.Mark(c.revision(), c.nextSequence(), c.segment(), c.offset()));
   }
 
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, growth.header(), revision, patchMark,
+    return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
         this::offerMark);
   }
 

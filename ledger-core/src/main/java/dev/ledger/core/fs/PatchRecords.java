@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -101,8 +102,8 @@ final class PatchRecords {
   record Mark(long revision, long nextSequence, long segment, long end) {}
 
   /**
-   * The commits after {@code revision}, read lazily; {@code checkpoint} is the checkpoint's
-   * header, or null. The scan starts at {@code mark} when it is the position just after
+   * The commits after {@code revision}, read lazily; {@code checkpoint} gives the
+   * checkpoint's header, or null, and is asked only when the scan does not start at the mark. The scan starts at {@code mark} when it is the position just after
    * {@code revision} and its segment still reaches it (records are append-only and only bytes
    * after committed ones are ever cut, so what follows it is what was committed since, as for
    * the read cache of {@link LedgerReader}); then at the checkpoint's
@@ -113,14 +114,14 @@ final class PatchRecords {
    * reaches the end of the journal, {@code reachedEnd} is told where it stopped.
    */
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
-      Checkpoint checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd) {
+      Supplier<Checkpoint> checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd) {
     reader.refuseLinks();
     if (mark != null && mark.revision() == revision && endsAt(journal, mark)) {
       return Stream.empty();
     }
     JournalScanner scan = fromMark(journal, mark, revision);
     if (scan == null) {
-      scan = start(reader, journal, checkpoint, revision);
+      scan = start(reader, journal, checkpoint.get(), revision);
     }
     if (scan == null) {
       return Stream.empty();
