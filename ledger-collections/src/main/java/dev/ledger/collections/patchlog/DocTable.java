@@ -2,6 +2,7 @@ package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ final class DocTable {
     final String key;
     final long ordinal;
     ObjectNode tree;
+    /** Its compact JSON size, or {@link #UNMEASURED} until {@link #bytes()} needs it. */
     int bytes;
 
     Doc(String key, long ordinal, ObjectNode tree, int bytes) {
@@ -30,13 +32,22 @@ final class DocTable {
     }
   }
 
+  /** A document's size before it is measured. */
+  static final int UNMEASURED = -1;
+
   private final Map<String, Doc> byKey = new HashMap<>();
   private final TreeMap<Long, Doc> byOrdinal = new TreeMap<>();
   /** Indexed top-level field, then {@link Json#indexKey} of its value, then keys. */
   private final Map<String, Map<String, Set<String>>> indexes = new HashMap<>();
   /** The ordinal the next inserted document gets. */
   long next;
-  long bytes;
+  /** The sizes of the measured documents. */
+  private long bytes;
+  /**
+   * Documents put {@link #UNMEASURED} (a view loading a checkpoint or folding the journal
+   * measures no document until the checkpoint policy asks); some may have left the table.
+   */
+  private final List<Doc> unmeasured = new ArrayList<>();
 
   DocTable(List<String> indexed) {
     for (String field : indexed) {
@@ -72,7 +83,11 @@ final class DocTable {
     byKey.put(doc.key, doc);
     byOrdinal.put(doc.ordinal, doc);
     index(doc);
-    bytes += doc.bytes;
+    if (doc.bytes == UNMEASURED) {
+      unmeasured.add(doc);
+    } else {
+      bytes += doc.bytes;
+    }
   }
 
   void remove(String key) {
@@ -80,7 +95,9 @@ final class DocTable {
     if (doc != null) {
       byOrdinal.remove(doc.ordinal);
       unindex(doc);
-      bytes -= doc.bytes;
+      if (doc.bytes != UNMEASURED) {
+        bytes -= doc.bytes;
+      }
     }
   }
 
@@ -89,10 +106,24 @@ final class DocTable {
     unindex(doc);
     JsonNode merged = Json.merge(doc.tree, patch);
     doc.tree = merged != null && merged.isObject() ? (ObjectNode) merged : Json.NODES.objectNode();
-    bytes -= doc.bytes;
-    doc.bytes = Json.bytes(doc.tree);
-    bytes += doc.bytes;
+    if (doc.bytes != UNMEASURED) {
+      bytes -= doc.bytes;
+      doc.bytes = Json.bytes(doc.tree);
+      bytes += doc.bytes;
+    }
     index(doc);
+  }
+
+  /** Bytes of the documents as compact JSON; measures those not measured yet. */
+  long bytes() {
+    for (Doc doc : unmeasured) {
+      if (doc.bytes == UNMEASURED && byKey.get(doc.key) == doc) {
+        doc.bytes = Json.bytes(doc.tree);
+        bytes += doc.bytes;
+      }
+    }
+    unmeasured.clear();
+    return bytes;
   }
 
   private void index(Doc doc) {

@@ -124,7 +124,7 @@ final class PartitionView {
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
           : Json.NODES.objectNode();
       long o = ordinal != null ? ordinal.longValue() : table.next;
-      table.put(new DocTable.Doc(key, o, doc, Json.bytes(doc)));
+      table.put(new DocTable.Doc(key, o, doc, DocTable.UNMEASURED));
     } else if (body != null) {
       table.patch(existing, body);
     }
@@ -210,7 +210,7 @@ final class PartitionView {
   long dataBytes() {
     long total = kvBytes;
     for (DocTable table : collections.values()) {
-      total += table.bytes;
+      total += table.bytes();
     }
     for (ItemTable queue : queues.values()) {
       total += queue.bytes;

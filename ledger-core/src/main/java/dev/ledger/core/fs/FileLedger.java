@@ -5,6 +5,7 @@ import com.google.common.base.Preconditions;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CommitListener;
 import dev.ledger.core.CommitResult;
+import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.Cursor;
 import dev.ledger.core.Durability;
 import dev.ledger.core.Event;
@@ -139,6 +140,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private final JournalGrowth growth;
   /** Where this store's last patch commit ended, or null: saves a scan for the data's end. */
   private volatile JournalGrowth.Position patchEnd;
+  /**
+   * Where this process last saw the journal end (its own patch commits, or a patch log read
+   * that reached the end), or null: a caught-up view's next {@link #commitsAfter} starts
+   * there instead of at the checkpoint.
+   */
+  private volatile PatchRecords.Mark patchMark;
   /** The store's bounded set of ledgers holding open files; told of every commit. */
   private final OpenWriters openWriters;
 
@@ -560,14 +567,47 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Optional<StoredState> checkpoint() {
     Checkpoint c = reader.readCheckpoint();
-    return c == null ? Optional.empty()
-        : Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(), c.stateVersion()));
+    if (c == null) {
+      return Optional.empty();
+    }
+    markCheckpoint(c);
+    return Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(),
+        c.stateVersion()));
+  }
+
+  /**
+   * Offers the position of a checkpoint just read as a mark, once it proves to be a record
+   * boundary of a segment that exists (the check a scan from the checkpoint makes), so that
+   * the caller's {@code commitsAfter} of its revision, the next step of a cold open, reads
+   * neither the checkpoint again nor anything before its position.
+   */
+  private void markCheckpoint(Checkpoint c) {
+    Tail t = Tail.start(c);
+    try {
+      if (!Files.exists(journal.segment(t.segment))) {
+        return;
+      }
+      reader.checkPosition(t);
+    } catch (IOException | CorruptLedgerException e) {
+      // Not a mark; commitsAfter's scan from the checkpoint reports what is wrong.
+      return;
+    }
+    offerMark(new PatchRecords.Mark(c.revision(), c.nextSequence(), c.segment(), c.offset()));
   }
 
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, growth.header(), revision);
+    return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
+        this::offerMark);
+  }
+
+  /** Keeps {@code mark} unless a newer one is kept; a stale one only costs a longer scan. */
+  private void offerMark(PatchRecords.Mark mark) {
+    PatchRecords.Mark kept = patchMark;
+    if (kept == null || kept.revision() <= mark.revision()) {
+      patchMark = mark;
+    }
   }
 
   @Override
@@ -660,6 +700,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         results.add(result);
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
+      patchMark = new PatchRecords.Mark(t.revision, t.nextSequence, t.segment, t.end);
       // No reader.publish: the read cache holds states and this commit built none; the next
       // load reads forward from the last published position and folds the patches.
       signal.fire();
@@ -813,6 +854,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         tail = null;
       }
       reader.clearCache();
+      patchMark = null;
       // Let go of the kept channel first, so that releasing this last lock clears the holder
       // line and closes it: an unheld lock file is empty.
       releaseLockChannel();

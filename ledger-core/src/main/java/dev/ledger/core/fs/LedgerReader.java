@@ -304,7 +304,7 @@ final class LedgerReader {
    * byte of preallocated space is there. A stat, and a one-byte read only when the file is
    * longer.
    */
-  private static boolean nothingAfter(Path segment, long end) throws IOException {
+  static boolean nothingAfter(Path segment, long end) throws IOException {
     long size = Files.size(segment);
     if (size <= end) {
       return size == end;

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 
@@ -94,35 +95,91 @@ final class PatchRecords {
   }
 
   /**
-   * The commits after {@code revision}, read lazily; {@code checkpoint} is the checkpoint's
-   * header, or null. The scan starts at the checkpoint's
+   * A journal position just after the record of {@code revision} (or, for revision 0, the
+   * start of the journal), with the sequence the next record's first event has: where this
+   * process saw the journal end, as a writer or at the end of a read.
+   */
+  record Mark(long revision, long nextSequence, long segment, long end) {}
+
+  /**
+   * The commits after {@code revision}, read lazily; {@code checkpoint} gives the
+   * checkpoint's header, or null, and is asked only when the scan does not start at the mark. The scan starts at {@code mark} when it is the position just after
+   * {@code revision} and its segment still reaches it (records are append-only and only bytes
+   * after committed ones are ever cut, so what follows it is what was committed since, as for
+   * the read cache of {@link LedgerReader}); then at the checkpoint's
    * position when {@code revision} is at or after the checkpoint; otherwise at the start of
    * the segment holding {@code revision + 1} (a segment is named by its first revision, and
    * its first record gives the sequence), so a reader that is far behind skips whole
-   * segments. Every record from there on is checked as every reader checks it.
+   * segments. Every record from there on is checked as every reader checks it. When the scan
+   * reaches the end of the journal, {@code reachedEnd} is told where it stopped.
    */
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
-      Checkpoint checkpoint, long revision) {
+      Supplier<Checkpoint> checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd) {
     reader.refuseLinks();
-    JournalScanner scan = start(reader, journal, checkpoint, revision);
+    if (mark != null && mark.revision() == revision && endsAt(journal, mark)) {
+      return Stream.empty();
+    }
+    JournalScanner scan = fromMark(journal, mark, revision);
+    if (scan == null) {
+      scan = start(reader, journal, checkpoint.get(), revision);
+    }
     if (scan == null) {
       return Stream.empty();
     }
+    JournalScanner s = scan;
     Spliterator<LoggedCommit> commits = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
         Spliterator.ORDERED | Spliterator.NONNULL) {
       @Override
       public boolean tryAdvance(Consumer<? super LoggedCommit> action) {
         PositionedRecord next;
-        while ((next = scan.next()) != null) {
+        while ((next = s.next()) != null) {
           if (next.record().revision() > revision) {
             action.accept(logged(next.record()));
             return true;
           }
         }
+        long last = s.nextRevision() - 1;
+        if (last >= 1) {
+          reachedEnd.accept(new Mark(last, s.nextSequence(), s.segment(), s.end()));
+        }
         return false;
       }
     };
-    return StreamSupport.stream(commits, false).onClose(scan::close);
+    return StreamSupport.stream(commits, false).onClose(s::close);
+  }
+
+  /**
+   * Whether nothing was committed after {@code mark}: no record starts at its position (the
+   * file ends there, or preallocated zeros follow) and no segment follows, as the read cache
+   * of {@link LedgerReader} decides. A stat, a one-byte read and a stat, where a scan would
+   * read the preallocated space.
+   */
+  private static boolean endsAt(JournalFiles journal, Mark mark) {
+    try {
+      return LedgerReader.nothingAfter(journal.segment(mark.segment()), mark.end())
+          && (mark.segment() == mark.revision() + 1
+              || !Files.exists(journal.segment(mark.revision() + 1)));
+    } catch (IOException e) {
+      // Missing or unreadable: the scan from the checkpoint reports what is wrong.
+      return false;
+    }
+  }
+
+  /** A scanner at {@code mark}, or null if it is not just after {@code revision} any more. */
+  private static JournalScanner fromMark(JournalFiles journal, Mark mark, long revision) {
+    if (mark == null || mark.revision() != revision) {
+      return null;
+    }
+    try {
+      if (Files.size(journal.segment(mark.segment())) < mark.end()) {
+        return null;
+      }
+    } catch (IOException e) {
+      // Missing or unreadable: start from the checkpoint, which reports what is wrong.
+      return null;
+    }
+    return new JournalScanner(journal, mark.segment(), mark.end(), revision + 1,
+        mark.nextSequence());
   }
 
   /** A scanner at or before the record of {@code revision + 1}, or null without a journal. */

@@ -429,6 +429,46 @@ class FileLedgerPatchLogTest {
   }
 
   @Test
+  void commitsAfterReadsOnFromWhereThisProcessLastSawTheEndAcrossWritersAndSegments() {
+    try (FileLedgerStore a = open(); FileLedgerStore b = open()) {
+      PatchLog logA = a.patchLog(ROOT);
+      PatchLog logB = b.patchLog(ROOT);
+      // A's own commits: the next read after its head starts where its last append ended.
+      commitUpTo(logA, 5);
+      assertThat(after(logA, 5)).isEmpty();
+      // Another writer commits, rolling segments, patches and a whole state.
+      commitUpTo(logB, 30);
+      b.ledger(ROOT, JsonNode.class).commit(30, state(31), PatchFixture.drafts(31));
+      logB.commitPatch(request(32));
+      List<LoggedCommit> seen = after(logA, 5);
+      assertThat(seen).extracting(LoggedCommit::revision)
+          .containsExactlyElementsOf(range(6, 32));
+      assertThat(seen.get(25).state()).isEqualTo(state(31));
+      assertThat(seen).flatExtracting(LoggedCommit::events).extracting(Event::sequence)
+          .containsExactlyElementsOf(range(6, 32));
+      // That read reached the end: the next one starts there and sees only what follows.
+      assertThat(after(logA, 32)).isEmpty();
+      logB.commitPatch(request(33));
+      assertThat(after(logA, 32)).extracting(LoggedCommit::revision).containsExactly(33L);
+      assertThat(after(logA, 33)).isEmpty();
+      // Revisions before the last end seen are read from the checkpoint or segment as before.
+      assertThat(logB.checkpoint(33, state(33), 0)).isTrue();
+      assertThat(after(logA, 20)).extracting(LoggedCommit::revision)
+          .containsExactlyElementsOf(range(21, 33));
+      assertThat(after(logA, 0)).extracting(LoggedCommit::revision)
+          .containsExactlyElementsOf(range(1, 33));
+      logA.commitPatch(request(34));
+      assertThat(after(logB, 33)).extracting(LoggedCommit::revision).containsExactly(34L);
+      JsonNode folded = state(20);
+      for (LoggedCommit c : after(logA, 20)) {
+        folded = c.state() != null ? c.state()
+            : dev.ledger.core.internal.json.MergePatch.apply(folded, c.patch());
+      }
+      assertThat(folded).isEqualTo(state(34));
+    }
+  }
+
+  @Test
   void verifyRepairExportImportAndFollowWorkOnPatchWrittenLedgers() throws Exception {
     byte[] exported;
     List<Event> followed = new ArrayList<>();
