@@ -933,6 +933,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
       closeChannel(tail);
       tail = null;
       reader.clearCache();
+      patchMark = null;
+      patchEnd = null;
     }
     tailLockKey = key;
     return held;
@@ -976,6 +978,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
         }
         tailLockKey = null;
         reader.clearCache();
+        patchMark = null; // marks and ends of the removed journal mean nothing any more
+        patchEnd = null;
         directoriesMade = false;
         releaseLockChannel();
       }
