@@ -65,7 +65,8 @@ import java.util.function.Function;
  *                                            owner, ownerImplementation, pid, startedAtMs,
  *                                            completedAtMs, returnCode, failureSummary,
  *                                            cancelRequestedAtMs, createdAtMs, updatedAtMs}
- *             indexes status, workspaceId, externalRunId, firstRunId, ownerImplementation
+ *             indexes status, workspaceId, externalRunId, firstRunId, ownerImplementation,
+ *             runRelativePath
  * runEvents   key [runId, sequence]  EventDoc {runId, sequence, type, from, to, details,
  *                                              createdAtMs}
  *             index runId
@@ -91,7 +92,7 @@ public final class CollectionRunRegistry implements RunRegistry {
   static final Schema SCHEMA = Schema.builder()
       .collection(WORKSPACES, WorkspaceDoc.class, List.of("id"), List.of("canonicalPath"))
       .collection(RUNS, RunDoc.class, List.of("id"), List.of("status", "workspaceId",
-          "externalRunId", "firstRunId", "ownerImplementation"))
+          "externalRunId", "firstRunId", "ownerImplementation", "runRelativePath"))
       .collection(EVENTS, EventDoc.class, List.of("runId", "sequence"), List.of("runId"))
       .build();
 
@@ -244,8 +245,8 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(workspaceId, "workspaceId");
     Preconditions.checkNotNull(runRelativePath, "runRelativePath");
     String normalized = normalize(runRelativePath);
-    return read(view -> runs(view).get(Query.builder().exact("workspaceId", workspaceId)
-        .exact("runRelativePath", normalized).build()).map(doc -> record(view, doc)));
+    return read(view -> runs(view).get(Query.builder().exact("runRelativePath", normalized)
+        .exact("workspaceId", workspaceId).build()).map(doc -> record(view, doc)));
   }
 
   @Override
@@ -299,9 +300,11 @@ public final class CollectionRunRegistry implements RunRegistry {
   @Override
   public boolean hasActiveRuns(String implementation) {
     Preconditions.checkNotNull(implementation, "implementation");
-    return read(view -> runs(view).query(Query.builder()
-        .exact("ownerImplementation", implementation).build()).items().stream()
-        .anyMatch(doc -> !doc.status().isTerminal()));
+    // The status index comes first: the candidates are the active runs, not every run the
+    // implementation ever owned.
+    return read(view -> runs(view).get(Query.builder()
+        .within("status", new ArrayList<>(activeStatuses()))
+        .exact("ownerImplementation", implementation).build()).isPresent());
   }
 
   @Override
