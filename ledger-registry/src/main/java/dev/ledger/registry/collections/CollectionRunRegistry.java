@@ -270,8 +270,10 @@ public final class CollectionRunRegistry implements RunRegistry {
     int bounded = Math.max(MIN_LIST_LIMIT, Math.min(limit, MAX_LIST_LIMIT));
     return read(view -> {
       List<RunRecord> out = new ArrayList<>();
+      java.util.Map<String, String> paths = new java.util.HashMap<>();
       for (RunDoc doc : order.current(view).newestFirst(view, filters, bounded)) {
-        out.add(record(view, doc));
+        out.add(toRecord(doc, paths.computeIfAbsent(doc.workspaceId(),
+            id -> workspacePath(view, doc))));
       }
       return out;
     });
@@ -283,13 +285,15 @@ public final class CollectionRunRegistry implements RunRegistry {
     int attemptLimit = Math.max(1, Math.min(attemptsPerLineage, MAX_ATTEMPTS_PER_LINEAGE));
     return read(view -> {
       List<Lineage> out = new ArrayList<>();
+      java.util.Map<String, String> paths = new java.util.HashMap<>();
       for (RunOrder.LineageHead head : order.current(view).recentLineages(lineageLimit)) {
         List<RunDoc> attempts = new ArrayList<>(runs(view).query(Query.builder()
             .exact("firstRunId", head.firstRunId()).sortDescending("attemptNumber")
             .limit(attemptLimit).build()).items());
         java.util.Collections.reverse(attempts);
         List<RunRecord> records = new ArrayList<>();
-        attempts.forEach(doc -> records.add(record(view, doc)));
+        attempts.forEach(doc -> records.add(toRecord(doc, paths.computeIfAbsent(
+            doc.workspaceId(), id -> workspacePath(view, doc)))));
         out.add(new Lineage(head.firstRunId(), Instant.ofEpochMilli(head.updatedAtMs()),
             records));
       }
@@ -356,8 +360,6 @@ public final class CollectionRunRegistry implements RunRegistry {
     checkSize("details", eventDetails, MAX_DETAILS_BYTES);
     if (details.returnCode() != null) {
       eventDetails.put("returnCode", details.returnCode());
-    } else {
-      eventDetails.putNull("returnCode");
     }
     Lifecycle<RunStatus> lifecycle = RunStatus.lifecycle();
     Optional<Written> result = writeOptional(tx -> {
