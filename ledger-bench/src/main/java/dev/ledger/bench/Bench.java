@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * --scenarios 1,2,...  run only these scenarios
  * --ledgers N          ledgers of scenario 9 (default 100,000; smoke 200)
  * --docs N             documents of scenario 12's large partition (default 100,000)
+ * --runs N             runs of scenario 13's large registry (default 100,000)
  * --dir PATH           scratch directory for the stores (default target/bench-data);
  *                      deleted before and after the run
  * --out PATH           where the Markdown table goes (default target/bench.md)
@@ -38,6 +39,7 @@ public final class Bench {
     Integer rounds = null;
     Integer manyLedgers = null;
     Integer docs = null;
+    Integer runs = null;
     Set<Integer> scenarios = null;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -46,6 +48,7 @@ public final class Bench {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--ledgers" -> manyLedgers = Integer.parseInt(args[++i]);
         case "--docs" -> docs = Integer.parseInt(args[++i]);
+        case "--runs" -> runs = Integer.parseInt(args[++i]);
         case "--dir" -> dir = Path.of(args[++i]);
         case "--out" -> out = Path.of(args[++i]);
         case "--scenarios" -> {
@@ -55,7 +58,7 @@ public final class Bench {
           }
         }
         default -> throw new IllegalArgumentException("unknown flag " + args[i]
-            + "; flags: --smoke --rounds N --scenarios 1,2 --ledgers N --docs N --dir PATH --out PATH"
+            + "; flags: --smoke --rounds N --scenarios 1,2 --ledgers N --docs N --runs N --dir PATH --out PATH"
             + " --publish");
       }
     }
@@ -71,6 +74,9 @@ public final class Bench {
     }
     if (docs != null) {
       config = config.withCollectionDocs(docs);
+    }
+    if (runs != null) {
+      config = config.withRegistryRuns(runs);
     }
     String md = run(config, smoke ? "smoke" : "full");
     System.out.println(md);
@@ -139,6 +145,10 @@ public final class Bench {
       if (s.contains(12)) {
         progress("12 collections");
         CollectionScenario.run(config, report);
+      }
+      if (s.contains(13)) {
+        progress("13 run registry (" + config.registryRuns() + " runs)");
+        RegistryScenario.run(config, report);
       }
       if (s.contains(11)) {
         progress("11 PostgreSQL");

@@ -20,7 +20,7 @@ class BenchTest {
         "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256",
         "verify MB/s / raw read MB/s", "random ledger / hot ledger commits/s",
         "in-process median latency, ms");
-    for (int scenario = 1; scenario <= 10; scenario++) {
+    for (int scenario : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13}) {
       assertThat(md).contains("### " + scenario + ". ");
     }
   }

@@ -3,6 +3,7 @@ package dev.ledger.examples;
 import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import dev.ledger.core.LedgerException;
+import dev.ledger.examples.registry.RegistryExample;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,7 +21,8 @@ import java.util.stream.Stream;
  * {@link LocalOrchestrator} (two sessions, two killed worker processes, recovery), replays a
  * copy of the directory it wrote offline, prints a summary, and checks that the summary
  * agrees with the files ({@link RunSummary#read}); {@code replay DIR} replays any store
- * directory. See {@link #USAGE}.
+ * directory; {@code registry} runs the run registry example ({@link RegistryExample}). See
+ * {@link #USAGE}.
  *
  * <p>Exit status: 0 on success and for {@code --help}; 1 if the run fails or its summary
  * disagrees with the files; 2 on bad arguments (usage on standard error).
@@ -30,6 +32,7 @@ public final class Demo {
   static final String USAGE = """
       usage: ./run-example [--dir DIR] [--tasks N] [--seed S] [--threads T]
              ./run-example replay DIR [--out FILE|-]
+             ./run-example registry [--dir DIR]
              ./run-example --help
 
       Without a command: runs a local orchestrator over one store directory in two
@@ -47,6 +50,10 @@ public final class Demo {
       writes the journal as JSON Lines.
         --out FILE|-   where the JSON Lines go, - for standard output
                        (default DIR-journal.jsonl)
+
+      registry: launches real processes as runs of a run registry (one completes,
+      one fails and is re-attempted, one is cancelled) and prints the lineages; see
+      ./run-example registry --help.
 
       Relative paths are resolved against the working directory (./run-example runs in
       the repository root).
@@ -94,6 +101,9 @@ public final class Demo {
   static int run(String[] args, PrintStream out, PrintStream err, boolean terminal)
       throws IOException, InterruptedException {
     List<String> rest = new ArrayList<>(List.of(args));
+    if (!rest.isEmpty() && rest.get(0).equals("registry")) {
+      return RegistryExample.run(rest.subList(1, rest.size()), out, err);
+    }
     if (rest.contains("--help") || rest.contains("-h")) {
       out.print(USAGE);
       return 0;
