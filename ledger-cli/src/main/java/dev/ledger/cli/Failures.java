@@ -3,6 +3,8 @@ package dev.ledger.cli;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.CorruptArtifactException;
+import dev.ledger.collections.CollectionException;
+import dev.ledger.collections.InvalidQueryException;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.InvalidCursorException;
@@ -34,7 +36,8 @@ final class Failures {
    */
   static int exitCode(Throwable e) {
     if (e instanceof CommandLine.ParameterException || e instanceof InvalidIdentifierException
-        || e instanceof InvalidCursorException || e instanceof UsageException) {
+        || e instanceof InvalidCursorException || e instanceof UsageException
+        || e instanceof InvalidQueryException) {
       return ExitCodes.USAGE;
     }
     if (e instanceof DataException || e instanceof CorruptLedgerException
@@ -43,7 +46,7 @@ final class Failures {
         || e instanceof LedgerExistsException || e instanceof UnsupportedFormatException
         || e instanceof StateMappingException || e instanceof PayloadMappingException
         || e instanceof RevisionConflictException || e instanceof CommandConflictException
-        || e instanceof ArtifactConflictException) {
+        || e instanceof ArtifactConflictException || e instanceof CollectionException) {
       return ExitCodes.DATA;
     }
     if (e instanceof LedgerException || e instanceof IOException
