@@ -14,6 +14,7 @@ module dev.ledger.core {
 
   exports dev.ledger.core;
   exports dev.ledger.core.fs;
+  exports dev.ledger.core.lifecycle;
   exports dev.ledger.core.memory;
   exports dev.ledger.core.spi;
 

@@ -1,0 +1,509 @@
+package dev.ledger.registry.collections;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.collections.Collection;
+import dev.ledger.collections.CollectionReader;
+import dev.ledger.collections.CollectionStore;
+import dev.ledger.collections.Key;
+import dev.ledger.collections.Query;
+import dev.ledger.collections.Schema;
+import dev.ledger.collections.Transaction;
+import dev.ledger.collections.View;
+import dev.ledger.collections.patchlog.PatchLogCollectionStore;
+import dev.ledger.core.LedgerStore;
+import dev.ledger.core.lifecycle.Lifecycle;
+import dev.ledger.core.lifecycle.Transition;
+import dev.ledger.core.spi.PatchLogSource;
+import dev.ledger.registry.DuplicateRunException;
+import dev.ledger.registry.Lineage;
+import dev.ledger.registry.NewRun;
+import dev.ledger.registry.RegistryOptions;
+import dev.ledger.registry.RunDataTooLargeException;
+import dev.ledger.registry.RunEvent;
+import dev.ledger.registry.RunFilters;
+import dev.ledger.registry.RunNotActiveException;
+import dev.ledger.registry.RunNotFoundException;
+import dev.ledger.registry.RunRecord;
+import dev.ledger.registry.RunRegistry;
+import dev.ledger.registry.RunStatus;
+import dev.ledger.registry.StaleRunRevisionException;
+import dev.ledger.registry.TransitionDetails;
+import dev.ledger.registry.UnknownWorkspaceException;
+import dev.ledger.registry.Workspace;
+import dev.ledger.registry.WorkspaceConflictException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The {@link RunRegistry} on ledger-collections: the whole registry is one partition (one
+ * ledger) of a {@link PatchLogCollectionStore}, so every write is one atomic commit and
+ * readers in other processes catch up by reading the commits after the ones they saw.
+ *
+ * <p><b>Layout</b> of the partition ({@link RegistryOptions#partition()}):
+ * <pre>
+ * workspaces  key [id]               WorkspaceDoc {id, canonicalPath, displayName,
+ *                                                  createdAtMs, lastSeenAtMs}
+ *             index canonicalPath
+ * runs        key [id]               RunDoc {id, workspaceId, externalRunId, firstRunId,
+ *                                            attemptNumber, binding, pipeline, workflow,
+ *                                            status, revision, planChecksum, request,
+ *                                            commandArgv, runRelativePath,
+ *                                            approvedPlanRelativePath, launchLogRelativePath,
+ *                                            owner, ownerImplementation, pid, startedAtMs,
+ *                                            completedAtMs, returnCode, failureSummary,
+ *                                            cancelRequestedAtMs, createdAtMs, updatedAtMs}
+ *             indexes status, workspaceId, externalRunId, firstRunId, ownerImplementation
+ * runEvents   key [runId, sequence]  EventDoc {runId, sequence, type, from, to, details,
+ *                                              createdAtMs}
+ *             index runId
+ * </pre>
+ * Statuses are stored by their wire names; times are epoch milliseconds of the store's clock
+ * ({@code LedgerOptions.clock()}). A transition writes the run document and its event in one
+ * commit, so the partition's journal (its change feed) holds every event next to the status
+ * it produced; {@code runEvents.sequence} equals the run's {@code revision} after the event.
+ *
+ * <p><b>Queries.</b> Lookups by id, external id, lineage and status use the collections'
+ * secondary indexes. Ordered listings ({@link #listRuns}, {@link #listRecentLineages}) come
+ * from an in-memory ordered index of this object, kept current by this object's own commits
+ * and rebuilt from the partition when another writer moved it (see {@link RunOrder}).
+ *
+ * <p>Thread-safe. Several objects and processes may share a registry.
+ */
+public final class CollectionRunRegistry implements RunRegistry {
+  static final String WORKSPACES = "workspaces";
+  static final String RUNS = "runs";
+  static final String EVENTS = "runEvents";
+
+  /** The schema of a registry partition. */
+  static final Schema SCHEMA = Schema.builder()
+      .collection(WORKSPACES, WorkspaceDoc.class, List.of("id"), List.of("canonicalPath"))
+      .collection(RUNS, RunDoc.class, List.of("id"), List.of("status", "workspaceId",
+          "externalRunId", "firstRunId", "ownerImplementation"))
+      .collection(EVENTS, EventDoc.class, List.of("runId", "sequence"), List.of("runId"))
+      .build();
+
+  private static final int MAX_ID_LENGTH = 200;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final CollectionStore store;
+  private final Clock clock;
+  private final RegistryOptions options;
+  private final RunOrder order = new RunOrder();
+
+  private CollectionRunRegistry(CollectionStore store, Clock clock, RegistryOptions options) {
+    this.store = store;
+    this.clock = clock;
+    this.options = options;
+  }
+
+  /**
+   * A registry with default options on a ledger store.
+   *
+   * @param ledgers the store that holds the registry's partition
+   * @param <S> a ledger store that is also a patch log source (the file and in-memory stores)
+   * @return the registry
+   * @throws NullPointerException if {@code ledgers} is null
+   */
+  public static <S extends LedgerStore & PatchLogSource> CollectionRunRegistry on(S ledgers) {
+    return on(ledgers, RegistryOptions.defaults());
+  }
+
+  /**
+   * A registry on a ledger store. Nothing is written until the first write.
+   *
+   * @param ledgers the store that holds the registry's partition
+   * @param options the partition and workspace roots
+   * @param <S> a ledger store that is also a patch log source (the file and in-memory stores)
+   * @return the registry
+   * @throws NullPointerException if an argument is null
+   * @throws dev.ledger.core.InvalidIdentifierException if the partition is not a valid root id
+   */
+  public static <S extends LedgerStore & PatchLogSource> CollectionRunRegistry on(S ledgers,
+      RegistryOptions options) {
+    Preconditions.checkNotNull(ledgers, "ledgers");
+    Preconditions.checkNotNull(options, "options");
+    return new CollectionRunRegistry(PatchLogCollectionStore.on(ledgers, SCHEMA),
+        ledgers.options().clock(), options);
+  }
+
+  /**
+   * The schema of a registry partition, for tools that read it with a collection store.
+   *
+   * @return the schema
+   */
+  public static Schema schema() {
+    return SCHEMA;
+  }
+
+  /**
+   * The options this registry was opened with.
+   *
+   * @return the options
+   */
+  public RegistryOptions options() {
+    return options;
+  }
+
+  @Override
+  public Workspace registerWorkspace(String workspaceId, Path path) {
+    checkId("workspaceId", workspaceId);
+    Preconditions.checkNotNull(path, "path");
+    Path canonical = WorkspacePaths.canonicalWorkspace(path, options.workspaceRoots());
+    String canonicalPath = canonical.toString();
+    String display = canonical.getFileName() == null ? canonicalPath
+        : canonical.getFileName().toString();
+    return toWorkspace(write(tx -> {
+      Collection<WorkspaceDoc> workspaces = tx.collection(WORKSPACES, WorkspaceDoc.class);
+      long now = clock.millis();
+      Optional<WorkspaceDoc> owner = workspaces.get(Query.builder()
+          .exact("canonicalPath", canonicalPath).build());
+      if (owner.isPresent() && !owner.get().id().equals(workspaceId)) {
+        throw new WorkspaceConflictException(canonicalPath, owner.get().id(), workspaceId);
+      }
+      Optional<WorkspaceDoc> existing = workspaces.get(Key.of(workspaceId));
+      WorkspaceDoc doc = new WorkspaceDoc(workspaceId, canonicalPath, display,
+          existing.map(WorkspaceDoc::createdAtMs).orElse(now), now);
+      workspaces.upsert(List.of(doc));
+      return doc;
+    }));
+  }
+
+  @Override
+  public Optional<Workspace> workspace(String workspaceId) {
+    Preconditions.checkNotNull(workspaceId, "workspaceId");
+    return read(view -> workspaces(view).get(Key.of(workspaceId)).map(
+        CollectionRunRegistry::toWorkspace));
+  }
+
+  @Override
+  public RunRecord allocateRun(NewRun run) {
+    Preconditions.checkNotNull(run, "run");
+    checkId("externalRunId", run.externalRunId());
+    checkSize("request", run.request(), MAX_REQUEST_BYTES);
+    String id = UUID.randomUUID().toString();
+    return write(tx -> {
+      WorkspaceDoc workspace = tx.collection(WORKSPACES, WorkspaceDoc.class)
+          .get(Key.of(run.workspaceId()))
+          .orElseThrow(() -> new UnknownWorkspaceException(run.workspaceId()));
+      Path dir = Path.of(workspace.canonicalPath());
+      String runPath = WorkspacePaths.relative(dir, "runRelativePath", run.runRelativePath());
+      String planPath = WorkspacePaths.relative(dir, "approvedPlanRelativePath",
+          run.approvedPlanRelativePath());
+      String logPath = WorkspacePaths.relative(dir, "launchLogRelativePath",
+          run.launchLogRelativePath());
+      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
+      Optional<RunDoc> existing = runs.get(Query.builder()
+          .exact("externalRunId", run.externalRunId()).build());
+      if (existing.isPresent()) {
+        throw new DuplicateRunException(run.externalRunId(), existing.get().id());
+      }
+      long now = clock.millis();
+      RunDoc doc = new RunDoc(id, run.workspaceId(), run.externalRunId(),
+          run.firstRunId() == null ? run.externalRunId() : run.firstRunId(),
+          run.attemptNumber(), run.binding(), run.pipeline(), run.workflow(),
+          RunStatus.STARTING, 1, run.planChecksum(), run.request(), run.commandArgv(),
+          runPath, planPath, logPath, run.owner(),
+          run.owner() == null ? null : run.owner().implementation(), null, null, null, null,
+          null, null, now, now);
+      runs.insert(List.of(doc));
+      tx.collection(EVENTS, EventDoc.class).insert(List.of(new EventDoc(id, 1,
+          RunEvent.RUN_ALLOCATED, null, RunStatus.STARTING,
+          JsonNodeFactory.instance.objectNode(), now)));
+      return new Written(tx.revision(), doc, workspace.canonicalPath(), true);
+    }).record(this);
+  }
+
+  @Override
+  public Optional<RunRecord> run(String registryRunId) {
+    Preconditions.checkNotNull(registryRunId, "registryRunId");
+    return read(view -> runs(view).get(Key.of(registryRunId)).map(doc -> record(view, doc)));
+  }
+
+  @Override
+  public Optional<RunRecord> runByExternalId(String externalRunId) {
+    Preconditions.checkNotNull(externalRunId, "externalRunId");
+    return read(view -> runs(view).get(Query.builder().exact("externalRunId", externalRunId)
+        .build()).map(doc -> record(view, doc)));
+  }
+
+  @Override
+  public Optional<RunRecord> runByDirectory(String workspaceId, String runRelativePath) {
+    Preconditions.checkNotNull(workspaceId, "workspaceId");
+    Preconditions.checkNotNull(runRelativePath, "runRelativePath");
+    String normalized = normalize(runRelativePath);
+    return read(view -> runs(view).get(Query.builder().exact("workspaceId", workspaceId)
+        .exact("runRelativePath", normalized).build()).map(doc -> record(view, doc)));
+  }
+
+  @Override
+  public Optional<RunRecord> firstRun(String firstRunId) {
+    Preconditions.checkNotNull(firstRunId, "firstRunId");
+    return read(view -> runs(view).get(Query.builder().exact("firstRunId", firstRunId)
+        .exact("externalRunId", firstRunId).exact("attemptNumber", 1).build())
+        .map(doc -> record(view, doc)));
+  }
+
+  @Override
+  public Optional<RunRecord> latestAttempt(String firstRunId) {
+    Preconditions.checkNotNull(firstRunId, "firstRunId");
+    return read(view -> runs(view).get(Query.builder().exact("firstRunId", firstRunId)
+        .sortDescending("attemptNumber").build()).map(doc -> record(view, doc)));
+  }
+
+  @Override
+  public List<RunRecord> listRuns(RunFilters filters, int limit) {
+    Preconditions.checkNotNull(filters, "filters");
+    int bounded = Math.max(MIN_LIST_LIMIT, Math.min(limit, MAX_LIST_LIMIT));
+    return read(view -> {
+      List<RunRecord> out = new ArrayList<>();
+      for (RunDoc doc : order.current(view).newestFirst(view, filters, bounded)) {
+        out.add(record(view, doc));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public List<Lineage> listRecentLineages(int lineages, int attemptsPerLineage) {
+    int lineageLimit = Math.max(1, Math.min(lineages, MAX_LINEAGES));
+    int attemptLimit = Math.max(1, Math.min(attemptsPerLineage, MAX_ATTEMPTS_PER_LINEAGE));
+    return read(view -> {
+      List<Lineage> out = new ArrayList<>();
+      for (RunOrder.LineageHead head : order.current(view).recentLineages(lineageLimit)) {
+        List<RunDoc> attempts = new ArrayList<>(runs(view).query(Query.builder()
+            .exact("firstRunId", head.firstRunId()).sortDescending("attemptNumber")
+            .limit(attemptLimit).build()).items());
+        java.util.Collections.reverse(attempts);
+        List<RunRecord> records = new ArrayList<>();
+        attempts.forEach(doc -> records.add(record(view, doc)));
+        out.add(new Lineage(head.firstRunId(), Instant.ofEpochMilli(head.updatedAtMs()),
+            records));
+      }
+      return out;
+    });
+  }
+
+  @Override
+  public boolean hasActiveRuns(String implementation) {
+    Preconditions.checkNotNull(implementation, "implementation");
+    return read(view -> runs(view).query(Query.builder()
+        .exact("ownerImplementation", implementation).build()).items().stream()
+        .anyMatch(doc -> !doc.status().isTerminal()));
+  }
+
+  @Override
+  public List<RunRecord> listDaemonOwnedActiveRuns(RunFilters scope) {
+    Preconditions.checkNotNull(scope, "scope");
+    RunFilters active = scope.withStatuses(activeStatuses());
+    return read(view -> {
+      List<RunRecord> out = new ArrayList<>();
+      for (RunDoc doc : runs(view).query(RunOrder.query(active).build()).items()) {
+        if (doc.owner() != null && !doc.owner().instanceId().isEmpty()
+            && doc.owner().targetId().equals(dev.ledger.registry.RunOwner.LOCAL_TARGET)) {
+          out.add(record(view, doc));
+        }
+      }
+      out.sort(java.util.Comparator.comparing(RunRecord::createdAt)
+          .thenComparing(RunRecord::id));
+      return out;
+    });
+  }
+
+  @Override
+  public RunRecord setRunPid(String registryRunId, Long pid) {
+    Preconditions.checkNotNull(registryRunId, "registryRunId");
+    Preconditions.checkArgument(pid == null || pid > 0, "pid must be positive: %s", pid);
+    return write(tx -> {
+      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
+      RunDoc doc = runs.get(Key.of(registryRunId))
+          .orElseThrow(() -> new RunNotFoundException(registryRunId));
+      if (doc.status().isTerminal()) {
+        throw new RunNotActiveException(registryRunId, doc.status());
+      }
+      RunDoc updated = doc.withPid(pid);
+      if (!updated.equals(doc)) {
+        runs.update(List.of(updated));
+      }
+      return new Written(tx.revision(), updated, workspacePath(tx, updated),
+          !updated.equals(doc));
+    }).record(this);
+  }
+
+  @Override
+  public RunRecord transitionRun(String registryRunId, RunStatus to, long expectedRevision,
+      TransitionDetails details) {
+    Preconditions.checkNotNull(registryRunId, "registryRunId");
+    Preconditions.checkNotNull(to, "to");
+    Preconditions.checkNotNull(details, "details");
+    ObjectNode eventDetails = JsonNodeFactory.instance.objectNode();
+    eventDetails.setAll((ObjectNode) details.extra());
+    checkSize("details", eventDetails, MAX_DETAILS_BYTES);
+    if (details.returnCode() != null) {
+      eventDetails.put("returnCode", details.returnCode());
+    } else {
+      eventDetails.putNull("returnCode");
+    }
+    Lifecycle<RunStatus> lifecycle = RunStatus.lifecycle();
+    Optional<Written> result = writeOptional(tx -> {
+      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
+      RunDoc doc = runs.get(Key.of(registryRunId))
+          .orElseThrow(() -> new RunNotFoundException(registryRunId));
+      long now = clock.millis();
+      Transition<RunStatus> step = lifecycle.transition(doc.status(), to, stamped(doc),
+          Instant.ofEpochMilli(now), registryRunId);
+      if (step.isNoOp()) {
+        return Optional.empty();
+      }
+      if (doc.revision() != expectedRevision) {
+        throw new StaleRunRevisionException(registryRunId, expectedRevision, doc.revision());
+      }
+      long revision = doc.revision() + 1;
+      RunDoc next = RunTransitions.apply(doc, step, revision, now, details);
+      runs.update(List.of(next));
+      tx.collection(EVENTS, EventDoc.class).insert(List.of(new EventDoc(registryRunId,
+          revision, dev.ledger.core.lifecycle.StatusChanged.TYPE, doc.status(), to,
+          eventDetails, now)));
+      return Optional.of(new Written(tx.revision(), next, workspacePath(tx, next), true));
+    });
+    return result.map(w -> w.record(this)).orElseGet(() -> run(registryRunId)
+        .orElseThrow(() -> new RunNotFoundException(registryRunId)));
+  }
+
+  @Override
+  public List<RunEvent> runEvents(String registryRunId) {
+    Preconditions.checkNotNull(registryRunId, "registryRunId");
+    return read(view -> {
+      List<RunEvent> out = new ArrayList<>();
+      for (EventDoc doc : view.collection(EVENTS, EventDoc.class).query(Query.builder()
+          .exact("runId", registryRunId).sortAscending("sequence").build()).items()) {
+        out.add(new RunEvent(doc.runId(), doc.sequence(), doc.type(), doc.from(), doc.to(),
+            doc.details() == null ? JsonNodeFactory.instance.objectNode() : doc.details(),
+            Instant.ofEpochMilli(doc.createdAtMs())));
+      }
+      return out;
+    });
+  }
+
+  /** A committed write: the revision the transaction read, and the run it wrote. */
+  private record Written(long readRevision, RunDoc doc, String workspaceDir, boolean wrote) {
+    RunRecord record(CollectionRunRegistry registry) {
+      registry.order.committed(readRevision, doc, wrote);
+      return toRecord(doc, workspaceDir);
+    }
+  }
+
+  private <R> R write(Function<? super Transaction, ? extends R> work) {
+    return store.execute(options.partition(), work);
+  }
+
+  private Optional<Written> writeOptional(
+      Function<? super Transaction, Optional<Written>> work) {
+    return store.execute(options.partition(), work);
+  }
+
+  private <R> R read(Function<? super View, ? extends R> work) {
+    return store.read(options.partition(), work);
+  }
+
+  static CollectionReader<RunDoc> runs(View view) {
+    return view.collection(RUNS, RunDoc.class);
+  }
+
+  private static CollectionReader<WorkspaceDoc> workspaces(View view) {
+    return view.collection(WORKSPACES, WorkspaceDoc.class);
+  }
+
+  private static String workspacePath(View view, RunDoc doc) {
+    return workspaces(view).get(Key.of(doc.workspaceId())).map(WorkspaceDoc::canonicalPath)
+        .orElse("");
+  }
+
+  private static RunRecord record(View view, RunDoc doc) {
+    return toRecord(doc, workspacePath(view, doc));
+  }
+
+  static RunRecord toRecord(RunDoc doc, String workspaceDir) {
+    return new RunRecord(doc.id(), doc.workspaceId(), workspaceDir, doc.externalRunId(),
+        doc.firstRunId(), doc.attemptNumber(), doc.binding(), doc.pipeline(), doc.workflow(),
+        doc.status(), doc.revision(), doc.planChecksum(),
+        doc.request() == null ? JsonNodeFactory.instance.objectNode() : doc.request(),
+        doc.commandArgv() == null ? List.of() : doc.commandArgv(), doc.runRelativePath(),
+        doc.approvedPlanRelativePath(), doc.launchLogRelativePath(), doc.owner(), doc.pid(),
+        instant(doc.startedAtMs()), instant(doc.completedAtMs()), doc.returnCode(),
+        doc.failureSummary(), instant(doc.cancelRequestedAtMs()),
+        Instant.ofEpochMilli(doc.createdAtMs()), Instant.ofEpochMilli(doc.updatedAtMs()));
+  }
+
+  private static Workspace toWorkspace(WorkspaceDoc doc) {
+    return new Workspace(doc.id(), doc.canonicalPath(), doc.displayName(),
+        Instant.ofEpochMilli(doc.createdAtMs()), Instant.ofEpochMilli(doc.lastSeenAtMs()));
+  }
+
+  private static Instant instant(Long millis) {
+    return millis == null ? null : Instant.ofEpochMilli(millis);
+  }
+
+  private static Set<String> stamped(RunDoc doc) {
+    Set<String> out = new HashSet<>();
+    if (doc.startedAtMs() != null) {
+      out.add(RunStatus.STARTED_AT);
+    }
+    if (doc.completedAtMs() != null) {
+      out.add(RunStatus.COMPLETED_AT);
+    }
+    if (doc.cancelRequestedAtMs() != null) {
+      out.add(RunStatus.CANCEL_REQUESTED_AT);
+    }
+    return out;
+  }
+
+  static Set<RunStatus> activeStatuses() {
+    Set<RunStatus> out = java.util.EnumSet.noneOf(RunStatus.class);
+    for (RunStatus status : RunStatus.values()) {
+      if (!status.isTerminal()) {
+        out.add(status);
+      }
+    }
+    return out;
+  }
+
+  private static void checkId(String field, String id) {
+    Preconditions.checkNotNull(id, field);
+    Preconditions.checkArgument(!id.isEmpty() && id.length() <= MAX_ID_LENGTH,
+        "%s must have 1 to %s characters: '%s'", field, MAX_ID_LENGTH, id);
+  }
+
+  private static void checkSize(String field, JsonNode value, int limit) {
+    int size;
+    try {
+      size = JSON.writeValueAsString(value).getBytes(StandardCharsets.UTF_8).length;
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalArgumentException(field + " cannot be written as JSON", e);
+    }
+    if (size > limit) {
+      throw new RunDataTooLargeException(field, size, limit);
+    }
+  }
+
+  private static String normalize(String relative) {
+    try {
+      return Path.of(relative).normalize().toString().replace(
+          java.io.File.separator, "/");
+    } catch (java.nio.file.InvalidPathException e) {
+      return relative;
+    }
+  }
+}
