@@ -17,6 +17,7 @@ import dev.ledger.core.PayloadMappingException;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.StateMappingException;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.registry.RegistryException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -46,7 +47,8 @@ final class Failures {
         || e instanceof LedgerExistsException || e instanceof UnsupportedFormatException
         || e instanceof StateMappingException || e instanceof PayloadMappingException
         || e instanceof RevisionConflictException || e instanceof CommandConflictException
-        || e instanceof ArtifactConflictException || e instanceof CollectionException) {
+        || e instanceof ArtifactConflictException || e instanceof CollectionException
+        || e instanceof RegistryException) {
       return ExitCodes.DATA;
     }
     if (e instanceof LedgerException || e instanceof IOException

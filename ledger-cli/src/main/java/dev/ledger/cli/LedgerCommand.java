@@ -31,6 +31,8 @@ import picocli.CommandLine.ScopeType;
         OrphansCommand.class,
         BlobsCommand.class,
         QueryCommand.class,
+        RunsCommand.class,
+        LineagesCommand.class,
         AutoComplete.GenerateCompletion.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
