@@ -3,6 +3,8 @@ package dev.ledger.cli;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.CorruptArtifactException;
+import dev.ledger.collections.CollectionException;
+import dev.ledger.collections.InvalidQueryException;
 import dev.ledger.core.CommandConflictException;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.InvalidCursorException;
@@ -15,6 +17,7 @@ import dev.ledger.core.PayloadMappingException;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.StateMappingException;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.registry.RegistryException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -34,7 +37,8 @@ final class Failures {
    */
   static int exitCode(Throwable e) {
     if (e instanceof CommandLine.ParameterException || e instanceof InvalidIdentifierException
-        || e instanceof InvalidCursorException || e instanceof UsageException) {
+        || e instanceof InvalidCursorException || e instanceof UsageException
+        || e instanceof InvalidQueryException) {
       return ExitCodes.USAGE;
     }
     if (e instanceof DataException || e instanceof CorruptLedgerException
@@ -43,7 +47,8 @@ final class Failures {
         || e instanceof LedgerExistsException || e instanceof UnsupportedFormatException
         || e instanceof StateMappingException || e instanceof PayloadMappingException
         || e instanceof RevisionConflictException || e instanceof CommandConflictException
-        || e instanceof ArtifactConflictException) {
+        || e instanceof ArtifactConflictException || e instanceof CollectionException
+        || e instanceof RegistryException) {
       return ExitCodes.DATA;
     }
     if (e instanceof LedgerException || e instanceof IOException

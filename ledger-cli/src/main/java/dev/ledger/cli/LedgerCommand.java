@@ -30,14 +30,18 @@ import picocli.CommandLine.ScopeType;
         GcCommand.class,
         OrphansCommand.class,
         BlobsCommand.class,
+        QueryCommand.class,
+        RunsCommand.class,
+        LineagesCommand.class,
         AutoComplete.GenerateCompletion.class,
         CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:done; verify found no damage",
         "1:damage found, or the operation failed for a reason in the data (no such ledger, "
-            + "revision or blob, a corrupt file, an invalid export, a ledger that exists)",
-        "2:usage error (unknown option, bad argument, invalid root id or cursor)",
+            + "revision, blob, partition or collection, a corrupt file, an invalid export, a ledger "
+            + "that exists)",
+        "2:usage error (unknown option, bad argument, invalid root id, cursor or query)",
         "3:the environment: DIR is not a store, a file cannot be read or written, a lock "
             + "was not had in time, the store is read-only",
         "4:an unexpected internal error (a bug: --verbose shows the stack trace)"})
