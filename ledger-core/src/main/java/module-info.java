@@ -4,13 +4,17 @@
  * {@code dev.ledger.core.memory} (tests), and the backend SPI {@code dev.ledger.core.spi} for
  * other stores. Everything under {@code dev.ledger.core.internal} is private to the library.
  */
-@SuppressWarnings("module") // qualified exports name modules built after this one
+// qualified exports name modules built after this one; Micrometer names itself in its manifest
+@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
 module dev.ledger.core {
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.google.common;
   requires java.management;
   requires org.slf4j;
+  // Optional: only a store given a meter registry loads Micrometer; transitive because
+  // LedgerOptions.withMeterRegistry names its MeterRegistry.
+  requires static transitive micrometer.core;
 
   exports dev.ledger.core;
   exports dev.ledger.core.fs;
