@@ -3,11 +3,15 @@
  * {@code dev.ledger.artifacts}, the file store in {@code dev.ledger.artifacts.fs}, the
  * in-memory twin for tests in {@code dev.ledger.artifacts.memory}.
  */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // Micrometer
 module dev.ledger.artifacts {
   requires transitive dev.ledger.core;
   requires transitive com.fasterxml.jackson.databind;
   requires com.google.common;
   requires org.slf4j;
+  // Optional: only a store given a meter registry loads Micrometer; transitive because
+  // ArtifactOptions.withMeterRegistry names its MeterRegistry.
+  requires static transitive micrometer.core;
 
   exports dev.ledger.artifacts;
   exports dev.ledger.artifacts.fs;
