@@ -5,12 +5,16 @@
  * {@code dev.ledger.collections.patchlog}, which runs on any store that is a
  * {@code PatchLogSource} (the file store, the in-memory store for tests).
  */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // Micrometer
 module dev.ledger.collections {
   requires transitive dev.ledger.core;
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.google.common;
   requires org.slf4j;
+  // Optional: only a store given a meter registry loads Micrometer; transitive because
+  // CollectionOptions.withMeterRegistry names its MeterRegistry.
+  requires static transitive micrometer.core;
 
   exports dev.ledger.collections;
   exports dev.ledger.collections.patchlog;
