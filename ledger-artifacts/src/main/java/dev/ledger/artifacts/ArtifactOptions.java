@@ -127,6 +127,7 @@ public record ArtifactOptions(Durability durability, Duration lockTimeout, Clock
    * @return the new options
    * @throws NullPointerException if {@code registry} is null
    */
+  @SuppressWarnings("exports") // Micrometer is optional: its caller reads it
   public ArtifactOptions withMeterRegistry(MeterRegistry registry) {
     Preconditions.checkNotNull(registry, "registry");
     return new ArtifactOptions(durability, lockTimeout, clock, registry);

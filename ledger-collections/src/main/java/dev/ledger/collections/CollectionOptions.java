@@ -139,6 +139,7 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
    * @return the new options
    * @throws NullPointerException if {@code registry} is null
    */
+  @SuppressWarnings("exports") // Micrometer is optional: its caller reads it
   public CollectionOptions withMeterRegistry(MeterRegistry registry) {
     Preconditions.checkNotNull(registry, "registry");
     return new CollectionOptions(attempts, backoff, checkpointFraction, checkpointFloorBytes,

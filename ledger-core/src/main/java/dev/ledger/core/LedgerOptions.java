@@ -338,6 +338,7 @@ public record LedgerOptions(
    * @return the new options
    * @throws NullPointerException if {@code registry} is null
    */
+  @SuppressWarnings("exports") // Micrometer is optional: its caller reads it
   public LedgerOptions withMeterRegistry(MeterRegistry registry) {
     Preconditions.checkNotNull(registry, "registry");
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,

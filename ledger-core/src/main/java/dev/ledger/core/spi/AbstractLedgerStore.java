@@ -55,6 +55,8 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   private final Set<JournalFollower> followers = ConcurrentHashMap.newKeySet();
   /** What the store records; {@link LedgerMeters#NONE} without a meter registry. */
   private final LedgerMeters meters;
+  /** What backends count their writes in: {@link #meters}, or nothing without a registry. */
+  private final WriteMeter writeMeter;
 
   /**
    * Creates the store shell.
@@ -87,6 +89,17 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
     this.mapper = builder.build();
     this.meters = LedgerMeters.of(options.meterRegistry(), name, new LedgerMeters.Gauges(
         openWriters, followers::size, this::followLagSeconds));
+    this.writeMeter = !meters.recording() ? WriteMeter.NONE : new WriteMeter() {
+      @Override
+      public void journalWritten(long bytes) {
+        meters.journalWritten(bytes);
+      }
+
+      @Override
+      public void checkpointWritten() {
+        meters.checkpointWritten();
+      }
+    };
   }
 
   /** The largest lag of an open follower (see {@link JournalFollower#lagMillis}), in seconds. */
@@ -113,7 +126,7 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
    * @return the store's write meter; {@link WriteMeter#NONE} without a registry
    */
   protected final WriteMeter writeMeter() {
-    return meters.recording() ? meters : WriteMeter.NONE;
+    return writeMeter;
   }
 
   /** The largest page of {@link #rootIds(RootIdCursor, int)}. */

@@ -1,6 +1,5 @@
 package dev.ledger.core.internal.metrics;
 
-import dev.ledger.core.spi.WriteMeter;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 
@@ -11,7 +10,7 @@ import java.util.function.IntSupplier;
  * {@link MicrometerLedgerMeters}, the only class here that names Micrometer, is loaded by
  * {@link #of} only when a registry is given. Implementations are thread-safe and never throw.
  */
-public interface LedgerMeters extends WriteMeter {
+public interface LedgerMeters {
   /** Records nothing; {@link #recording()} is false so callers skip reading the clock. */
   LedgerMeters NONE = new NoMeters();
 
@@ -86,6 +85,16 @@ public interface LedgerMeters extends WriteMeter {
 
   /** {@code Ledger.update} starts over after a revision conflict. */
   void updateRetry();
+
+  /**
+   * Journal records were written.
+   *
+   * @param bytes their size
+   */
+  void journalWritten(long bytes);
+
+  /** A checkpoint was written. */
+  void checkpointWritten();
 
   /** The store closed: its gauges leave the registry. */
   void close();
