@@ -3,11 +3,16 @@
  * {@code dev.ledger.artifacts}, the file store in {@code dev.ledger.artifacts.fs}, the
  * in-memory twin for tests in {@code dev.ledger.artifacts.memory}.
  */
+@SuppressWarnings("requires-automatic") // Micrometer names itself in its manifest
 module dev.ledger.artifacts {
   requires transitive dev.ledger.core;
   requires transitive com.fasterxml.jackson.databind;
   requires com.google.common;
   requires org.slf4j;
+  // Optional: only a store given a meter registry loads Micrometer. Not transitive: a module
+  // that calls withMeterRegistry has a registry, so it reads Micrometer itself, and every
+  // other module compiles and runs without it.
+  requires static micrometer.core;
 
   exports dev.ledger.artifacts;
   exports dev.ledger.artifacts.fs;

@@ -4,13 +4,18 @@
  * {@code dev.ledger.core.memory} (tests), and the backend SPI {@code dev.ledger.core.spi} for
  * other stores. Everything under {@code dev.ledger.core.internal} is private to the library.
  */
-@SuppressWarnings("module") // qualified exports name modules built after this one
+// qualified exports name modules built after this one; Micrometer names itself in its manifest
+@SuppressWarnings({"module", "requires-automatic"})
 module dev.ledger.core {
   requires transitive com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.google.common;
   requires java.management;
   requires org.slf4j;
+  // Optional: only a store given a meter registry loads Micrometer. Not transitive: a module
+  // that calls withMeterRegistry has a registry, so it reads Micrometer itself, and every
+  // other module compiles and runs without it.
+  requires static micrometer.core;
 
   exports dev.ledger.core;
   exports dev.ledger.core.fs;

@@ -3,6 +3,8 @@ package dev.ledger.bench;
 import dev.ledger.core.Durability;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +17,11 @@ final class SingleLedgerScenario {
   private static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
       + "cache cost)";
 
+  private static final String SYNC = "ledger (FileLedgerStore, SYNC)";
+  private static final String SYNC_METERED = "ledger, SYNC, with a Micrometer registry";
+  private static final String NO_SYNC_METERED = "ledger, UNSAFE_NO_SYNC, with a Micrometer "
+      + "registry";
+
   private SingleLedgerScenario() {}
 
   static void run(BenchConfig config, Report report) throws Exception {
@@ -25,9 +32,16 @@ final class SingleLedgerScenario {
         new FloorAppend(dir.resolve("floor/preallocated"), true));
     targets.put("replace floor: temp + force + move + dir force",
         new ReplaceFloor(dir.resolve("replace/state.json")));
-    targets.put("ledger (FileLedgerStore, SYNC)", new LedgerTarget(dir.resolve("ledger"), "run"));
+    targets.put(SYNC, new LedgerTarget(dir.resolve("ledger"), "run"));
     targets.put(NO_SYNC, new LedgerTarget(FileLedgerStore.open(dir.resolve("ledger-no-sync"),
         LedgerOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC)), "run", true));
+    // The same stores with every ledger metric recorded, in the same interleaved turns.
+    MeterRegistry registry = new SimpleMeterRegistry();
+    targets.put(SYNC_METERED, new LedgerTarget(FileLedgerStore.open(dir.resolve("ledger-metered"),
+        LedgerOptions.defaults().withMeterRegistry(registry)), "run", true));
+    targets.put(NO_SYNC_METERED, new LedgerTarget(FileLedgerStore.open(
+        dir.resolve("ledger-no-sync-metered"), LedgerOptions.defaults()
+            .withDurability(Durability.UNSAFE_NO_SYNC).withMeterRegistry(registry)), "run", true));
     targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
     targets.put("SQLite WAL synchronous=NORMAL",
         new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
@@ -60,7 +74,11 @@ final class SingleLedgerScenario {
         t.close();
       }
     }
-    Stats ledger = stats.get("ledger (FileLedgerStore, SYNC)");
+    Stats ledger = stats.get(SYNC);
+    report.ratio(NAME, "ledger with a meter registry / without (SYNC)", stats.get(SYNC_METERED),
+        ledger, Report.Goal.AT_LEAST, 0.95);
+    report.ratio(NAME, "ledger with a meter registry / without (UNSAFE_NO_SYNC: CPU only)",
+        stats.get(NO_SYNC_METERED), stats.get(NO_SYNC), Report.Goal.AT_LEAST, 0.95);
     report.ratio(NAME, "ledger / floor", ledger, stats.get("floor: append + force"),
         Report.Goal.AT_LEAST, 0.7);
     report.ratio(NAME, "ledger / SQLite FULL", ledger, stats.get("SQLite WAL synchronous=FULL"),

@@ -1,6 +1,7 @@
 package dev.ledger.collections;
 
 import com.google.common.base.Preconditions;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 
 /**
@@ -16,9 +17,12 @@ import java.time.Duration;
  *     checkpoint on every commit; zero or positive
  * @param maxDocumentBytes the largest document, queue item or value accepted, as compact
  *     JSON; at least 2
+ * @param meterRegistry the Micrometer {@code MeterRegistry} the store records its metrics in,
+ *     or null to record none (see {@link #withMeterRegistry}); typed {@code Object} so that
+ *     these options, and a store without a registry, need no Micrometer on the class path
  */
 public record CollectionOptions(int attempts, Duration backoff, double checkpointFraction,
-    long checkpointFloorBytes, int maxDocumentBytes) {
+    long checkpointFloorBytes, int maxDocumentBytes, Object meterRegistry) {
 
   /**
    * Checks every field.
@@ -28,7 +32,9 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
    * @param checkpointFraction the checkpoint fraction
    * @param checkpointFloorBytes the checkpoint floor
    * @param maxDocumentBytes the document limit
-   * @throws IllegalArgumentException if a value is out of range
+   * @param meterRegistry a Micrometer {@code MeterRegistry}, or null for no metrics
+   * @throws IllegalArgumentException if a value is out of range, or {@code meterRegistry} is
+   *     neither null nor a {@code MeterRegistry}
    * @throws NullPointerException if {@code backoff} is null
    */
   public CollectionOptions {
@@ -41,6 +47,37 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
         "checkpointFloorBytes must be >= 0: %s", checkpointFloorBytes);
     Preconditions.checkArgument(maxDocumentBytes >= 2, "maxDocumentBytes must be >= 2: %s",
         maxDocumentBytes);
+    if (meterRegistry != null) {
+      // By class name: a test of the class would load Micrometer, which the class path of a
+      // store without metrics need not have.
+      Preconditions.checkArgument(isMeterRegistry(meterRegistry.getClass()),
+          "meterRegistry must be a Micrometer MeterRegistry: %s", meterRegistry);
+    }
+  }
+
+  private static boolean isMeterRegistry(Class<?> type) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      if (c.getName().equals("io.micrometer.core.instrument.MeterRegistry")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The options before metrics, with no meter registry.
+   *
+   * @param attempts the attempts
+   * @param backoff the backoff base
+   * @param checkpointFraction the checkpoint fraction
+   * @param checkpointFloorBytes the checkpoint floor
+   * @param maxDocumentBytes the document limit
+   * @throws IllegalArgumentException if a value is out of range
+   * @throws NullPointerException if {@code backoff} is null
+   */
+  public CollectionOptions(int attempts, Duration backoff, double checkpointFraction,
+      long checkpointFloorBytes, int maxDocumentBytes) {
+    this(attempts, backoff, checkpointFraction, checkpointFloorBytes, maxDocumentBytes, null);
   }
 
   /**
@@ -62,7 +99,8 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
    * @throws IllegalArgumentException if a value is out of range
    */
   public CollectionOptions withCheckpoints(double fraction, long floorBytes) {
-    return new CollectionOptions(attempts, backoff, fraction, floorBytes, maxDocumentBytes);
+    return new CollectionOptions(attempts, backoff, fraction, floorBytes, maxDocumentBytes,
+        meterRegistry);
   }
 
   /**
@@ -75,7 +113,7 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
    */
   public CollectionOptions withAttempts(int value, Duration base) {
     return new CollectionOptions(value, base, checkpointFraction, checkpointFloorBytes,
-        maxDocumentBytes);
+        maxDocumentBytes, meterRegistry);
   }
 
   /**
@@ -87,6 +125,24 @@ public record CollectionOptions(int attempts, Duration backoff, double checkpoin
    */
   public CollectionOptions withMaxDocumentBytes(int bytes) {
     return new CollectionOptions(attempts, backoff, checkpointFraction, checkpointFloorBytes,
-        bytes);
+        bytes, meterRegistry);
+  }
+
+  /**
+   * These options with a Micrometer registry that the store records its metrics in: a timer
+   * per collection operation, tagged with the collection, the operation and its status, one
+   * per transaction and read, and transaction retries (the README's section on metrics lists
+   * the names and tags). Without one (the default) nothing is recorded and no Micrometer class
+   * is loaded.
+   *
+   * @param registry the registry
+   * @return the new options
+   * @throws NullPointerException if {@code registry} is null
+   */
+  @SuppressWarnings("exports") // Micrometer is optional: its caller reads it
+  public CollectionOptions withMeterRegistry(MeterRegistry registry) {
+    Preconditions.checkNotNull(registry, "registry");
+    return new CollectionOptions(attempts, backoff, checkpointFraction, checkpointFloorBytes,
+        maxDocumentBytes, registry);
   }
 }

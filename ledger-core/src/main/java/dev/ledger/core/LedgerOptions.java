@@ -2,6 +2,7 @@ package dev.ledger.core;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.google.common.base.Preconditions;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -26,6 +27,9 @@ import java.util.function.Consumer;
  *     (see {@link #withMapper})
  * @param openWriterLimit how many ledgers a file store keeps open for writing (see
  *     {@link #withOpenWriterLimit})
+ * @param meterRegistry the Micrometer {@code MeterRegistry} the store records its metrics in,
+ *     or null to record none (see {@link #withMeterRegistry}); typed {@code Object} so that
+ *     these options, and a store without a registry, need no Micrometer on the class path
  */
 public record LedgerOptions(
     Durability durability,
@@ -38,7 +42,8 @@ public record LedgerOptions(
     int updateAttempts,
     Duration updateBackoff,
     Consumer<JsonMapper.Builder> mapper,
-    int openWriterLimit) {
+    int openWriterLimit,
+    Object meterRegistry) {
 
   /** The default of {@link #openWriterLimit()}. */
   public static final int DEFAULT_OPEN_WRITER_LIMIT = 64;
@@ -60,10 +65,12 @@ public record LedgerOptions(
    * @param updateBackoff base of the backoff between update attempts; zero or positive
    * @param mapper configures the Jackson mapper of states (see {@link #withMapper})
    * @param openWriterLimit ledgers a file store keeps open for writing; at least 1
+   * @param meterRegistry a Micrometer {@code MeterRegistry}, or null for no metrics
    * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock},
    *     {@code updateBackoff} or {@code mapper} is null
    * @throws IllegalArgumentException if a number or duration is out of its range (see the
-   *     {@code with...} methods)
+   *     {@code with...} methods), or {@code meterRegistry} is neither null nor a
+   *     {@code MeterRegistry}
    */
   public LedgerOptions {
     Preconditions.checkNotNull(durability, "durability");
@@ -90,6 +97,48 @@ public record LedgerOptions(
     Preconditions.checkNotNull(mapper, "mapper");
     Preconditions.checkArgument(openWriterLimit >= 1,
         "openWriterLimit must be at least 1: %s", openWriterLimit);
+    if (meterRegistry != null) {
+      // By class name: a test of the class would load Micrometer, which the class path of a
+      // store without metrics need not have.
+      Preconditions.checkArgument(isMeterRegistry(meterRegistry.getClass()),
+          "meterRegistry must be a Micrometer MeterRegistry: %s", meterRegistry);
+    }
+  }
+
+  private static boolean isMeterRegistry(Class<?> type) {
+    for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+      if (c.getName().equals("io.micrometer.core.instrument.MeterRegistry")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The options before metrics, with no meter registry.
+   *
+   * @param durability what is on stable storage when a commit returns
+   * @param lockTimeout how long a writer waits for a ledger's lock; zero or positive
+   * @param clock the clock stamping commits and events
+   * @param checkpointInterval commits between two checkpoints; at least 1
+   * @param segmentBytes size after which the journal starts a new segment; at least 4096
+   * @param maxStateBytes largest canonical JSON state accepted; 2 bytes to 512 MiB
+   * @param maxEventPayloadBytes largest canonical JSON event payload accepted; 2 bytes to
+   *     64 MiB
+   * @param updateAttempts attempts {@link Ledger#update} makes; at least 1
+   * @param updateBackoff base of the backoff between update attempts; zero or positive
+   * @param mapper configures the Jackson mapper of states (see {@link #withMapper})
+   * @param openWriterLimit ledgers a file store keeps open for writing; at least 1
+   * @throws NullPointerException if {@code durability}, {@code lockTimeout}, {@code clock},
+   *     {@code updateBackoff} or {@code mapper} is null
+   * @throws IllegalArgumentException if a number or duration is out of its range
+   */
+  public LedgerOptions(Durability durability, Duration lockTimeout, Clock clock,
+      int checkpointInterval, long segmentBytes, int maxStateBytes, int maxEventPayloadBytes,
+      int updateAttempts, Duration updateBackoff, Consumer<JsonMapper.Builder> mapper,
+      int openWriterLimit) {
+    this(durability, lockTimeout, clock, checkpointInterval, segmentBytes, maxStateBytes,
+        maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, openWriterLimit, null);
   }
 
   /**
@@ -115,7 +164,8 @@ public record LedgerOptions(
       int checkpointInterval, long segmentBytes, int maxStateBytes, int maxEventPayloadBytes,
       int updateAttempts, Duration updateBackoff, Consumer<JsonMapper.Builder> mapper) {
     this(durability, lockTimeout, clock, checkpointInterval, segmentBytes, maxStateBytes,
-        maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, DEFAULT_OPEN_WRITER_LIMIT);
+        maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, DEFAULT_OPEN_WRITER_LIMIT,
+        null);
   }
 
   /**
@@ -128,7 +178,7 @@ public record LedgerOptions(
   public static LedgerOptions defaults() {
     return new LedgerOptions(Durability.SYNC, Duration.ofSeconds(30), Clock.systemUTC(), 256,
         64L * 1024 * 1024, 16 * 1024 * 1024, 1024 * 1024, 64, Duration.ofMillis(1),
-        LIBRARY_MAPPER, DEFAULT_OPEN_WRITER_LIMIT);
+        LIBRARY_MAPPER, DEFAULT_OPEN_WRITER_LIMIT, null);
   }
 
   /**
@@ -141,7 +191,7 @@ public record LedgerOptions(
   public LedgerOptions withDurability(Durability value) {
     return new LedgerOptions(value, lockTimeout, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -155,7 +205,7 @@ public record LedgerOptions(
   public LedgerOptions withLockTimeout(Duration value) {
     return new LedgerOptions(durability, value, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -168,7 +218,7 @@ public record LedgerOptions(
   public LedgerOptions withClock(Clock value) {
     return new LedgerOptions(durability, lockTimeout, value, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -181,7 +231,7 @@ public record LedgerOptions(
   public LedgerOptions withCheckpointInterval(int value) {
     return new LedgerOptions(durability, lockTimeout, clock, value, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -194,7 +244,7 @@ public record LedgerOptions(
   public LedgerOptions withSegmentBytes(long value) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, value,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -209,7 +259,7 @@ public record LedgerOptions(
   public LedgerOptions withLimits(int stateBytes, int eventPayloadBytes) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
         stateBytes, eventPayloadBytes, updateAttempts, updateBackoff, mapper,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -224,7 +274,8 @@ public record LedgerOptions(
    */
   public LedgerOptions withUpdateRetry(int attempts, Duration backoff) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper, openWriterLimit);
+        maxStateBytes, maxEventPayloadBytes, attempts, backoff, mapper, openWriterLimit,
+        meterRegistry);
   }
 
   /**
@@ -246,7 +297,7 @@ public record LedgerOptions(
   public LedgerOptions withMapper(Consumer<JsonMapper.Builder> customizer) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
         maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, customizer,
-        openWriterLimit);
+        openWriterLimit, meterRegistry);
   }
 
   /**
@@ -267,6 +318,42 @@ public record LedgerOptions(
    */
   public LedgerOptions withOpenWriterLimit(int value) {
     return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
-        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, value);
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper, value,
+        meterRegistry);
+  }
+
+  /**
+   * These options with a Micrometer registry that the store records its metrics in: commit,
+   * load and event-read timers, update retries, journal bytes and checkpoints, and gauges of
+   * open writers, followers and follow lag (the README's section on metrics lists the names
+   * and tags). Without one (the default) nothing is recorded and no Micrometer class is
+   * loaded: Micrometer is an optional dependency, needed on the class path only by callers
+   * of this method.
+   *
+   * <p>Timers and counters of several stores on one registry add up. Gauges are per store,
+   * tagged {@code store} with the store's name, and leave the registry when the store
+   * closes.
+   *
+   * @param registry the registry
+   * @return the new options
+   * @throws NullPointerException if {@code registry} is null
+   */
+  @SuppressWarnings("exports") // Micrometer is optional: its caller reads it
+  public LedgerOptions withMeterRegistry(MeterRegistry registry) {
+    Preconditions.checkNotNull(registry, "registry");
+    return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit, registry);
+  }
+
+  /**
+   * These options without a meter registry: the store records no metrics.
+   *
+   * @return the new options
+   */
+  public LedgerOptions withoutMeterRegistry() {
+    return new LedgerOptions(durability, lockTimeout, clock, checkpointInterval, segmentBytes,
+        maxStateBytes, maxEventPayloadBytes, updateAttempts, updateBackoff, mapper,
+        openWriterLimit, null);
   }
 }

@@ -10,6 +10,7 @@ import dev.ledger.artifacts.ArtifactStore;
 import dev.ledger.artifacts.ArtifactVerification;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
+import dev.ledger.artifacts.internal.ArtifactMeters;
 import dev.ledger.artifacts.BlobNotFoundException;
 import dev.ledger.artifacts.BlobVerification;
 import dev.ledger.artifacts.CleanupMode;
@@ -98,11 +99,14 @@ public final class FileArtifactStore implements ArtifactStore {
   private final boolean readOnly;
   private final FileBlobStore blobs;
   private volatile boolean closed;
+  /** What the store records; {@link ArtifactMeters#NONE} without a meter registry. */
+  private final ArtifactMeters meters;
 
   private FileArtifactStore(Path base, ArtifactOptions options, boolean readOnly) {
     this.layout = new StoreLayout(base.toAbsolutePath().resolve("artifacts"));
     this.options = options;
     this.readOnly = readOnly;
+    this.meters = ArtifactMeters.of(options.meterRegistry());
     this.blobs = new FileBlobStore(layout, this);
   }
 
@@ -248,6 +252,28 @@ public final class FileArtifactStore implements ArtifactStore {
 
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
+    if (!meters.recording()) {
+      return freezeOnce(rootId, attemptId, submission).snapshot();
+    }
+    Freeze freeze;
+    try {
+      freeze = freezeOnce(rootId, attemptId, submission);
+    } catch (ArtifactConflictException e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
+      throw e;
+    }
+    meters.freeze(freeze.fresh() ? ArtifactMeters.FreezeOutcome.FROZEN
+        : ArtifactMeters.FreezeOutcome.SAME);
+    return freeze.snapshot();
+  }
+
+  /** A freeze's snapshot, and whether this freeze stored it. */
+  private record Freeze(ArtifactSnapshot snapshot, boolean fresh) {}
+
+  private Freeze freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
     String snapshotId = ArtifactSnapshot.idFor(attemptId);
@@ -275,7 +301,7 @@ public final class FileArtifactStore implements ArtifactStore {
         SafeFiles.createDirectories(file.getParent(), sync());
         Path temp = writeTemp(SnapshotFile.encode(snapshot), true);
         if (SafeFiles.publishOnce(temp, file, sync())) {
-          return snapshot;
+          return new Freeze(snapshot, true);
         }
         // Only a writer that bypasses the lock gets here; its link still decides.
         existing = SnapshotFile.read(file, rootId, snapshotId);
@@ -290,9 +316,9 @@ public final class FileArtifactStore implements ArtifactStore {
     }
   }
 
-  private static ArtifactSnapshot sameOrConflict(ArtifactSnapshot existing, String digest) {
+  private static Freeze sameOrConflict(ArtifactSnapshot existing, String digest) {
     if (existing.sha256().equals(digest)) {
-      return existing;
+      return new Freeze(existing, false);
     }
     throw new ArtifactConflictException(existing.rootId(), existing.attemptId(),
         existing.sha256(), digest);
@@ -386,7 +412,14 @@ public final class FileArtifactStore implements ArtifactStore {
 
   @Override
   public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
-    return collector(() -> { }).collect(grace, mode);
+    BlobCollection result = collector(() -> { }).collect(grace, mode);
+    meters.collected(mode, result);
+    return result;
+  }
+
+  /** What the store records (nothing without a meter registry). */
+  ArtifactMeters meters() {
+    return meters;
   }
 
   /**

@@ -5,6 +5,8 @@ import dev.ledger.artifacts.BlobDamage;
 import dev.ledger.artifacts.BlobNotFoundException;
 import dev.ledger.artifacts.BlobStore;
 import dev.ledger.artifacts.BlobVerification;
+import dev.ledger.artifacts.internal.ArtifactMeters;
+import com.google.common.io.CountingInputStream;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.internal.io.FileLocks;
@@ -104,6 +106,24 @@ public final class FileBlobStore implements BlobStore {
     Preconditions.checkNotNull(in, "in");
     store.checkOpen();
     store.checkWritable("a blob put");
+    ArtifactMeters meters = store.meters();
+    if (!meters.recording()) {
+      return store(in);
+    }
+    long start = System.nanoTime();
+    CountingInputStream counted = new CountingInputStream(in);
+    ContentId id;
+    try {
+      id = store(counted);
+    } catch (RuntimeException | Error e) {
+      meters.put(start, counted.getCount(), e);
+      throw e;
+    }
+    meters.put(start, counted.getCount(), null);
+    return id;
+  }
+
+  private ContentId store(InputStream in) {
     Path temp = layout.tmp().resolve(UUID.randomUUID() + ".tmp");
     ContentId id;
     try {

@@ -1,6 +1,7 @@
 package dev.ledger.artifacts.memory;
 
 import com.google.common.base.Preconditions;
+import dev.ledger.artifacts.internal.ArtifactMeters;
 import dev.ledger.artifacts.ArtifactConflictException;
 import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.ArtifactOptions;
@@ -52,6 +53,8 @@ public final class InMemoryArtifactStore implements ArtifactStore {
   private final InMemoryArtifactStore parent;
   private final InMemoryBlobStore blobs;
   private volatile boolean closed;
+  /** What the store records; {@link ArtifactMeters#NONE} without a meter registry. */
+  private final ArtifactMeters meters;
 
   private InMemoryArtifactStore(String name, ArtifactOptions options, MemoryContents contents,
       InMemoryArtifactStore parent) {
@@ -59,6 +62,8 @@ public final class InMemoryArtifactStore implements ArtifactStore {
     this.options = options;
     this.contents = contents;
     this.parent = parent;
+    this.meters = parent != null ? ArtifactMeters.NONE
+        : ArtifactMeters.of(options.meterRegistry());
     this.blobs = new InMemoryBlobStore(this, contents);
   }
 
@@ -121,6 +126,22 @@ public final class InMemoryArtifactStore implements ArtifactStore {
 
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
+    ArtifactSnapshot snapshot;
+    try {
+      snapshot = freezeOnce(rootId, attemptId, submission);
+    } catch (ArtifactConflictException e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
+      throw e;
+    }
+    return snapshot;
+  }
+
+  /** Freezes, and records whether a snapshot was stored or found with the same content. */
+  private ArtifactSnapshot freezeOnce(String rootId, String attemptId,
+      AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
     String snapshotId = ArtifactSnapshot.idFor(attemptId);
@@ -132,6 +153,7 @@ public final class InMemoryArtifactStore implements ArtifactStore {
       ArtifactSnapshot existing = contents.snapshots(rootId).get(snapshotId);
       if (existing != null) {
         if (existing.sha256().equals(content.sha256())) {
+          meters.freeze(ArtifactMeters.FreezeOutcome.SAME);
           return existing;
         }
         throw new ArtifactConflictException(rootId, attemptId, existing.sha256(),
@@ -144,6 +166,7 @@ public final class InMemoryArtifactStore implements ArtifactStore {
       }
       ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content, now());
       contents.roots.computeIfAbsent(rootId, r -> new TreeMap<>()).put(snapshotId, snapshot);
+      meters.freeze(ArtifactMeters.FreezeOutcome.FROZEN);
       return snapshot;
     }
   }
@@ -253,6 +276,17 @@ public final class InMemoryArtifactStore implements ArtifactStore {
 
   @Override
   public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
+    BlobCollection result = collect(grace, mode);
+    meters.collected(mode, result);
+    return result;
+  }
+
+  /** What the store records (nothing without a meter registry, nor in a read-only view). */
+  ArtifactMeters meters() {
+    return meters;
+  }
+
+  private BlobCollection collect(Duration grace, CleanupMode mode) {
     checkOpen();
     Preconditions.checkNotNull(grace, "grace");
     Preconditions.checkArgument(!grace.isNegative(), "grace must be zero or positive: %s",

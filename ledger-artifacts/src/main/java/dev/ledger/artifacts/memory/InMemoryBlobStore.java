@@ -2,6 +2,7 @@ package dev.ledger.artifacts.memory;
 
 import com.google.common.base.Preconditions;
 import com.google.common.hash.Hashing;
+import dev.ledger.artifacts.internal.ArtifactMeters;
 import dev.ledger.artifacts.BlobNotFoundException;
 import dev.ledger.artifacts.BlobStore;
 import dev.ledger.artifacts.BlobVerification;
@@ -36,6 +37,23 @@ public final class InMemoryBlobStore implements BlobStore {
     Preconditions.checkNotNull(bytes, "bytes");
     store.checkOpen();
     store.checkWritable("a blob put");
+    ArtifactMeters meters = store.meters();
+    if (!meters.recording()) {
+      return store(bytes);
+    }
+    long start = System.nanoTime();
+    ContentId id;
+    try {
+      id = store(bytes);
+    } catch (RuntimeException | Error e) {
+      meters.put(start, bytes.length, e);
+      throw e;
+    }
+    meters.put(start, bytes.length, null);
+    return id;
+  }
+
+  private ContentId store(byte[] bytes) {
     ContentId id = new ContentId(Hashing.sha256().hashBytes(bytes).toString());
     synchronized (contents) {
       store.checkOpen();

@@ -39,6 +39,8 @@ final class Engine {
   final Schema schema;
   final ObjectMapper mapper;
   final CollectionOptions options;
+  /** What the store records; {@link CollectionMeters#NONE} without a meter registry. */
+  final CollectionMeters meters;
   final FieldPaths paths;
   private final LedgerStore ledgers;
   private final PatchLogSource logs;
@@ -60,6 +62,7 @@ final class Engine {
     this.schema = schema;
     this.mapper = mapper;
     this.options = options;
+    this.meters = CollectionMeters.of(options.meterRegistry());
     this.paths = new FieldPaths(mapper);
   }
 
@@ -98,6 +101,7 @@ final class Engine {
     RevisionConflictException last = null;
     for (int attempt = 0; attempt < options.attempts(); attempt++) {
       if (attempt > 0) {
+        meters.retry();
         backoff(id, attempt);
       }
       partition.writer.lock();

@@ -12,6 +12,7 @@ import dev.ledger.collections.Schema;
 import dev.ledger.collections.Transaction;
 import dev.ledger.collections.TransactionResult;
 import dev.ledger.collections.View;
+import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.spi.PatchLogSource;
 import java.util.function.Function;
@@ -113,18 +114,52 @@ public final class PatchLogCollectionStore implements CollectionStore {
 
   @Override
   public <R> R execute(String partition, Function<? super Transaction, ? extends R> work) {
-    return engine.execute(partition, null, work).value();
+    return timedExecute(partition, null, work).value();
   }
 
   @Override
   public <R> TransactionResult<R> execute(String partition, String commandId,
       Function<? super Transaction, ? extends R> work) {
     Preconditions.checkNotNull(commandId, "commandId");
-    return engine.execute(partition, commandId, work);
+    return timedExecute(partition, commandId, work);
+  }
+
+  private <R> TransactionResult<R> timedExecute(String partition, String commandId,
+      Function<? super Transaction, ? extends R> work) {
+    CollectionMeters meters = engine.meters;
+    if (!meters.recording()) {
+      return engine.execute(partition, commandId, work);
+    }
+    long start = System.nanoTime();
+    TransactionResult<R> result;
+    try {
+      result = engine.execute(partition, commandId, work);
+    } catch (RevisionConflictException e) {
+      meters.transaction("execute", "conflict", start);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      meters.transaction("execute", CollectionMeters.ERROR, start);
+      throw e;
+    }
+    meters.transaction("execute", result.replayed() ? "replayed" : CollectionMeters.OK, start);
+    return result;
   }
 
   @Override
   public <R> R read(String partition, Function<? super View, ? extends R> work) {
-    return engine.read(partition, work);
+    CollectionMeters meters = engine.meters;
+    if (!meters.recording()) {
+      return engine.read(partition, work);
+    }
+    long start = System.nanoTime();
+    R result;
+    try {
+      result = engine.read(partition, work);
+    } catch (RuntimeException | Error e) {
+      meters.transaction("read", CollectionMeters.ERROR, start);
+      throw e;
+    }
+    meters.transaction("read", CollectionMeters.OK, start);
+    return result;
   }
 }

@@ -111,31 +111,37 @@ final class TxCollection<T> implements Collection<T> {
 
   @Override
   public Optional<T> get(Key key) {
-    tx.checkOpen();
-    DocTable.Doc doc = current(keyOf(key));
-    return doc == null ? Optional.empty() : Optional.of(map(doc));
+    return tx.engine.meters.timed(spec.name(), "get", () -> {
+      tx.checkOpen();
+      DocTable.Doc doc = current(keyOf(key));
+      return doc == null ? Optional.empty() : Optional.of(map(doc));
+    });
   }
 
   @Override
   public Optional<T> get(Query query) {
-    tx.checkOpen();
-    Preconditions.checkNotNull(query, "query");
-    Query first = new Query(query.conditions(), query.aggregate(), query.must(), query.sort(),
-        1, 0);
-    List<DocTable.Doc> docs = QueryRunner.run(tx, this, first).items();
-    return docs.isEmpty() ? Optional.empty() : Optional.of(map(docs.get(0)));
+    return tx.engine.meters.timed(spec.name(), "get", () -> {
+      tx.checkOpen();
+      Preconditions.checkNotNull(query, "query");
+      Query first = new Query(query.conditions(), query.aggregate(), query.must(), query.sort(),
+          1, 0);
+      List<DocTable.Doc> docs = QueryRunner.run(tx, this, first).items();
+      return docs.isEmpty() ? Optional.empty() : Optional.of(map(docs.get(0)));
+    });
   }
 
   @Override
   public QueryResult<T> query(Query query) {
-    tx.checkOpen();
-    Preconditions.checkNotNull(query, "query");
-    QueryRunner.Page page = QueryRunner.run(tx, this, query);
-    List<T> items = new ArrayList<>(page.items().size());
-    for (DocTable.Doc doc : page.items()) {
-      items.add(map(doc));
-    }
-    return new QueryResult<>(items, page.total());
+    return tx.engine.meters.timed(spec.name(), "query", () -> {
+      tx.checkOpen();
+      Preconditions.checkNotNull(query, "query");
+      QueryRunner.Page page = QueryRunner.run(tx, this, query);
+      List<T> items = new ArrayList<>(page.items().size());
+      for (DocTable.Doc doc : page.items()) {
+        items.add(map(doc));
+      }
+      return new QueryResult<>(items, page.total());
+    });
   }
 
   @Override
@@ -193,41 +199,51 @@ final class TxCollection<T> implements Collection<T> {
 
   @Override
   public void insert(List<T> items) {
-    tx.checkWritable();
-    Preconditions.checkNotNull(items, "items");
-    Staged staged = new Staged();
-    for (T item : items) {
-      ObjectNode tree = document(item);
-      String key = keyOf(tree);
-      int bytes = tx.checkSize(spec.name(), "document " + key, tree);
-      if (staged.current(key) != null) {
-        throw new DuplicateKeyException(tx.partition, spec.name(), key);
+    tx.engine.meters.timed(spec.name(), "insert", () -> {
+      tx.checkWritable();
+      Preconditions.checkNotNull(items, "items");
+      Staged staged = new Staged();
+      for (T item : items) {
+        ObjectNode tree = document(item);
+        String key = keyOf(tree);
+        int bytes = tx.checkSize(spec.name(), "document " + key, tree);
+        if (staged.current(key) != null) {
+          throw new DuplicateKeyException(tx.partition, spec.name(), key);
+        }
+        staged.insert(key, tree, bytes);
       }
-      staged.insert(key, tree, bytes);
-    }
-    staged.publish();
+      staged.publish();
+    });
   }
 
   @Override
   public List<T> update(List<T> items) {
-    return write(items, null, false);
+    return tx.engine.meters.timed(spec.name(), "update", () -> {
+      return write(items, null, false);
+    });
   }
 
   @Override
   public List<T> update(List<T> items, List<String> fields) {
-    Preconditions.checkNotNull(fields, "fields");
-    return write(items, fields, false);
+    return tx.engine.meters.timed(spec.name(), "update", () -> {
+      Preconditions.checkNotNull(fields, "fields");
+      return write(items, fields, false);
+    });
   }
 
   @Override
   public List<T> upsert(List<T> items) {
-    return write(items, null, true);
+    return tx.engine.meters.timed(spec.name(), "upsert", () -> {
+      return write(items, null, true);
+    });
   }
 
   @Override
   public List<T> upsert(List<T> items, List<String> fields) {
-    Preconditions.checkNotNull(fields, "fields");
-    return write(items, fields, true);
+    return tx.engine.meters.timed(spec.name(), "upsert", () -> {
+      Preconditions.checkNotNull(fields, "fields");
+      return write(items, fields, true);
+    });
   }
 
   /** Update or upsert; {@code fields} null replaces whole documents. */
@@ -294,18 +310,20 @@ final class TxCollection<T> implements Collection<T> {
 
   @Override
   public void delete(List<T> items) {
-    tx.checkWritable();
-    Preconditions.checkNotNull(items, "items");
-    List<String> keys = new ArrayList<>(items.size());
-    for (T item : items) {
-      keys.add(keyOf(document(item)));
-    }
-    for (String key : keys) {
-      if (current(key) != null) {
-        overlay.put(key, null);
-        tx.event("collection.delete", payload(key));
+    tx.engine.meters.timed(spec.name(), "delete", () -> {
+      tx.checkWritable();
+      Preconditions.checkNotNull(items, "items");
+      List<String> keys = new ArrayList<>(items.size());
+      for (T item : items) {
+        keys.add(keyOf(document(item)));
       }
-    }
+      for (String key : keys) {
+        if (current(key) != null) {
+          overlay.put(key, null);
+          tx.event("collection.delete", payload(key));
+        }
+      }
+    });
   }
 
   /** This collection's part of the transaction's patch, or empty when it wrote nothing. */

@@ -57,9 +57,11 @@ final class TxKeyValue<K, V> implements KeyValue<K, V> {
 
   @Override
   public Optional<V> get(K key) {
-    tx.checkOpen();
-    JsonNode value = current(keyOf(key));
-    return value == null ? Optional.empty() : Optional.of(tx.fromTree(name, value, valueType));
+    return tx.engine.meters.timed(name, "get", () -> {
+      tx.checkOpen();
+      JsonNode value = current(keyOf(key));
+      return value == null ? Optional.empty() : Optional.of(tx.fromTree(name, value, valueType));
+    });
   }
 
   @Override
@@ -76,34 +78,42 @@ final class TxKeyValue<K, V> implements KeyValue<K, V> {
 
   @Override
   public void set(K key, V value) {
-    tx.checkWritable();
-    String k = keyOf(key);
-    Preconditions.checkNotNull(value, "value of key %s of '%s'", k, name);
-    JsonNode tree = tx.toTree(name, "value of key " + k, value);
-    tx.checkSize(name, "value of key " + k, tree);
-    put(k, tree);
+    tx.engine.meters.timed(name, "set", () -> {
+      tx.checkWritable();
+      String k = keyOf(key);
+      Preconditions.checkNotNull(value, "value of key %s of '%s'", k, name);
+      JsonNode tree = tx.toTree(name, "value of key " + k, value);
+      tx.checkSize(name, "value of key " + k, tree);
+      put(k, tree);
+    });
   }
 
   @Override
   public Optional<V> pop(K key) {
-    tx.checkWritable();
-    String k = keyOf(key);
-    JsonNode before = current(k);
-    if (before == null) {
-      return Optional.empty();
-    }
-    put(k, null);
-    return Optional.of(tx.fromTree(name, before, valueType));
+    return tx.engine.meters.timed(name, "pop", () -> {
+      tx.checkWritable();
+      String k = keyOf(key);
+      JsonNode before = current(k);
+      if (before == null) {
+        return Optional.empty();
+      }
+      put(k, null);
+      return Optional.of(tx.fromTree(name, before, valueType));
+    });
   }
 
   @Override
   public V inc(K key, V amount) {
-    return numeric(key, amount, "inc", true);
+    return tx.engine.meters.timed(name, "inc", () -> {
+      return numeric(key, amount, "inc", true);
+    });
   }
 
   @Override
   public V chmax(K key, V value) {
-    return numeric(key, value, "chmax", false);
+    return tx.engine.meters.timed(name, "chmax", () -> {
+      return numeric(key, value, "chmax", false);
+    });
   }
 
   private V numeric(K key, V operand, String op, boolean add) {

@@ -58,13 +58,15 @@ final class TxQueue<T> implements Queue<T> {
 
   @Override
   public List<T> peek(int n) {
-    tx.checkOpen();
-    List<T> items = new ArrayList<>();
-    Iterator<ItemTable.Item> it = waiting();
-    while (items.size() < n && it.hasNext()) {
-      items.add(tx.fromTree(name, it.next().value(), type));
-    }
-    return items;
+    return tx.engine.meters.timed(name, "peek", () -> {
+      tx.checkOpen();
+      List<T> items = new ArrayList<>();
+      Iterator<ItemTable.Item> it = waiting();
+      while (items.size() < n && it.hasNext()) {
+        items.add(tx.fromTree(name, it.next().value(), type));
+      }
+      return items;
+    });
   }
 
   @Override
@@ -89,54 +91,58 @@ final class TxQueue<T> implements Queue<T> {
 
   @Override
   public void enqueue(List<T> items) {
-    tx.checkWritable();
-    Preconditions.checkNotNull(items, "items");
-    List<JsonNode> trees = new ArrayList<>(items.size());
-    List<Integer> sizes = new ArrayList<>(items.size());
-    for (T item : items) {
-      Preconditions.checkNotNull(item, "an item of queue '%s' is null", name);
-      if (!type.isInstance(item)) {
-        throw new InvalidValueException(tx.partition, name, "an item must be a "
-            + type.getName() + ", was " + item.getClass().getName());
+    tx.engine.meters.timed(name, "enqueue", () -> {
+      tx.checkWritable();
+      Preconditions.checkNotNull(items, "items");
+      List<JsonNode> trees = new ArrayList<>(items.size());
+      List<Integer> sizes = new ArrayList<>(items.size());
+      for (T item : items) {
+        Preconditions.checkNotNull(item, "an item of queue '%s' is null", name);
+        if (!type.isInstance(item)) {
+          throw new InvalidValueException(tx.partition, name, "an item must be a "
+              + type.getName() + ", was " + item.getClass().getName());
+        }
+        JsonNode tree = tx.toTree(name, "item", item);
+        sizes.add(tx.checkSize(name, "item", tree));
+        trees.add(tree);
       }
-      JsonNode tree = tx.toTree(name, "item", item);
-      sizes.add(tx.checkSize(name, "item", tree));
-      trees.add(tree);
-    }
-    for (int i = 0; i < trees.size(); i++) {
-      long seq = next++;
-      added.add(new ItemTable.Item(seq, trees.get(i), sizes.get(i)));
-      ObjectNode payload = Json.NODES.objectNode();
-      payload.put("queue", name);
-      payload.set("seq", Json.number(seq));
-      payload.set("item", trees.get(i));
-      tx.event("queue.enqueue", payload);
-    }
+      for (int i = 0; i < trees.size(); i++) {
+        long seq = next++;
+        added.add(new ItemTable.Item(seq, trees.get(i), sizes.get(i)));
+        ObjectNode payload = Json.NODES.objectNode();
+        payload.put("queue", name);
+        payload.set("seq", Json.number(seq));
+        payload.set("item", trees.get(i));
+        tx.event("queue.enqueue", payload);
+      }
+    });
   }
 
   @Override
   public List<T> dequeue(int n) {
-    tx.checkWritable();
-    List<T> items = new ArrayList<>();
-    Iterator<ItemTable.Item> it = waiting();
-    List<ItemTable.Item> removed = new ArrayList<>();
-    while (removed.size() < n && it.hasNext()) {
-      ItemTable.Item item = it.next();
-      removed.add(item);
-      items.add(tx.fromTree(name, item.value(), type));
-    }
-    for (ItemTable.Item item : removed) {
-      if (addedTaken < added.size() && added.get(addedTaken) == item) {
-        addedTaken++;
-      } else {
-        taken.add(item.seq());
+    return tx.engine.meters.timed(name, "dequeue", () -> {
+      tx.checkWritable();
+      List<T> items = new ArrayList<>();
+      Iterator<ItemTable.Item> it = waiting();
+      List<ItemTable.Item> removed = new ArrayList<>();
+      while (removed.size() < n && it.hasNext()) {
+        ItemTable.Item item = it.next();
+        removed.add(item);
+        items.add(tx.fromTree(name, item.value(), type));
       }
-      ObjectNode payload = Json.NODES.objectNode();
-      payload.put("queue", name);
-      payload.set("seq", Json.number(item.seq()));
-      tx.event("queue.dequeue", payload);
-    }
-    return items;
+      for (ItemTable.Item item : removed) {
+        if (addedTaken < added.size() && added.get(addedTaken) == item) {
+          addedTaken++;
+        } else {
+          taken.add(item.seq());
+        }
+        ObjectNode payload = Json.NODES.objectNode();
+        payload.put("queue", name);
+        payload.set("seq", Json.number(item.seq()));
+        tx.event("queue.dequeue", payload);
+      }
+      return items;
+    });
   }
 
   /** This queue's part of the transaction's patch, or empty when it wrote nothing. */

@@ -37,6 +37,7 @@ import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.StoredState;
+import dev.ledger.core.spi.WriteMeter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -134,6 +135,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private final LedgerReader reader;
   /** Told of each durable commit under the lock (the store's commit listeners). */
   private volatile CommitListener listener = result -> { };
+  /** Counts journal bytes and checkpoints for the store's metrics. */
+  private volatile WriteMeter meter = WriteMeter.NONE;
   /** Fired once each commit of this store is durable, for followers in this process. */
   private final CommitSignal signal = new CommitSignal();
   /** Journal bytes after the checkpoint, for a patch log's checkpoint policy. */
@@ -179,6 +182,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
   /** Sets what is told of each durable commit ({@link CommitListener}); never throws. */
   void listen(CommitListener committed) {
     this.listener = committed;
+  }
+
+  /** Sets what counts this ledger's writes, for metrics; never throws. */
+  void meter(WriteMeter writes) {
+    this.meter = writes;
   }
 
   // ---------------------------------------------------------------- reader path
@@ -351,6 +359,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     long offset = t.end;
     t.end += line.length;
+    meter.journalWritten(line.length);
     return offset;
   }
 
@@ -558,6 +567,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
         t.segment, t.end, t.state, t.stateVersion);
     SafeFiles.replace(stateFile, checkpoint.encode(), sync);
+    meter.checkpointWritten();
     t.recentCommands.clear();
     t.sinceCheckpoint = 0;
   }
@@ -757,6 +767,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       try {
         commands.write(t.recentCommands, sync);
         SafeFiles.replace(stateFile, encoded, sync);
+        meter.checkpointWritten();
       } catch (IOException e) {
         throw new LedgerIOException("writing checkpoint of revision " + revision, stateFile,
             e);

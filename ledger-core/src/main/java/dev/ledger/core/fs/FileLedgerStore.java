@@ -857,7 +857,7 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
   /** The shared store shell over this directory's ledgers. */
   private final class Ledgers extends AbstractLedgerStore<FileLedger> {
     Ledgers(LedgerOptions options, String name) {
-      super(options, name);
+      super(options, name, openWriters::size);
     }
 
     @Override
@@ -866,6 +866,7 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
           ledgers.resolve(Identifiers.toDirectoryName("root id", rootId)), options(), limits,
           readOnly ? "file store at " + base : null, openWriters);
       ledger.listen(commitListeners());
+      ledger.meter(writeMeter());
       return ledger;
     }
 

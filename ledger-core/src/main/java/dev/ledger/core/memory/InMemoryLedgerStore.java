@@ -260,6 +260,7 @@ public final class InMemoryLedgerStore implements LedgerStore, PatchLogSource {
     protected MemoryLedger newBackend(String rootId) {
       MemoryLedger ledger = new MemoryLedger(rootId, options());
       ledger.listen(commitListeners());
+      ledger.meter(writeMeter());
       return ledger;
     }
 

@@ -31,6 +31,7 @@ import dev.ledger.core.internal.journal.LedgerExportFormat;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.spi.WriteMeter;
 import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.CommitSignal;
 import dev.ledger.core.spi.CommitWatch;
@@ -100,6 +101,8 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   private final Map<String, String> removedDigests = new ConcurrentHashMap<>();
   /** Told of each commit under the writer lock (the store's commit listeners). */
   private volatile CommitListener listener = result -> { };
+  /** Counts journal bytes for the store's metrics. */
+  private volatile WriteMeter meter = WriteMeter.NONE;
   /** Fired after each commit, for followers. */
   private final CommitSignal signal = new CommitSignal();
 
@@ -128,6 +131,11 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
   /** Sets what is told of each commit ({@link CommitListener}); never throws. */
   void listen(CommitListener committed) {
     this.listener = committed;
+  }
+
+  /** Sets what counts this ledger's journal bytes, for metrics; never throws. */
+  void meter(WriteMeter writes) {
+    this.meter = writes;
   }
 
   @Override
@@ -273,6 +281,7 @@ final class MemoryLedger implements LedgerBackend, PatchLog {
     }
     journalBytes += line.length;
     journalBytesSeen = journalBytes;
+    meter.journalWritten(line.length);
     if (record.commandId() != null) {
       commands.put(record.commandId(), index);
     }

@@ -21,6 +21,9 @@ import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.io.RootIdCursors;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.internal.metrics.LedgerMeters;
+import java.time.Clock;
+import java.util.function.IntSupplier;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -50,6 +53,10 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
   private volatile long lastListenerLog;
   /** Followers not yet closed; the store's close ends them. */
   private final Set<JournalFollower> followers = ConcurrentHashMap.newKeySet();
+  /** What the store records; {@link LedgerMeters#NONE} without a meter registry. */
+  private final LedgerMeters meters;
+  /** What backends count their writes in: {@link #meters}, or nothing without a registry. */
+  private final WriteMeter writeMeter;
 
   /**
    * Creates the store shell.
@@ -60,11 +67,66 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
    * @throws NullPointerException if {@code options} or {@code name} is null
    */
   protected AbstractLedgerStore(LedgerOptions options, String name) {
+    this(options, name, null);
+  }
+
+  /**
+   * Creates the store shell of a store that bounds its open writers, which its metrics
+   * report (the gauge {@code ledger.writers.open}).
+   *
+   * @param options the options the store runs with
+   * @param name the store as messages name it; appears in {@link StoreClosedException} and
+   *     in the {@code store} tag of its gauges
+   * @param openWriters how many ledgers hold open files for writing now, or null if the
+   *     store keeps none; read when a meter registry is scraped
+   * @throws NullPointerException if {@code options} or {@code name} is null
+   */
+  protected AbstractLedgerStore(LedgerOptions options, String name, IntSupplier openWriters) {
     this.options = Preconditions.checkNotNull(options, "options");
     this.name = Preconditions.checkNotNull(name, "name");
     JsonMapper.Builder builder = LedgerJson.valueMapperBuilder();
     options.mapper().accept(builder);
     this.mapper = builder.build();
+    this.meters = LedgerMeters.of(options.meterRegistry(), name, new LedgerMeters.Gauges(
+        openWriters, followers::size, this::followLagSeconds));
+    this.writeMeter = !meters.recording() ? WriteMeter.NONE : new WriteMeter() {
+      @Override
+      public void journalWritten(long bytes) {
+        meters.journalWritten(bytes);
+      }
+
+      @Override
+      public void checkpointWritten() {
+        meters.checkpointWritten();
+      }
+    };
+  }
+
+  /** The largest lag of an open follower (see {@link JournalFollower#lagMillis}), in seconds. */
+  private double followLagSeconds() {
+    Clock clock = options.clock();
+    long now = clock.millis();
+    long worst = 0;
+    for (JournalFollower follower : followers) {
+      worst = Math.max(worst, follower.lagMillis(now));
+    }
+    return worst / 1000.0;
+  }
+
+  /** What the store records (nothing without a meter registry). */
+  final LedgerMeters meters() {
+    return meters;
+  }
+
+  /**
+   * Where a backend counts what it writes: journal bytes and checkpoints, recorded when the
+   * store's options carry a meter registry ({@link LedgerOptions#withMeterRegistry}), and
+   * dropped otherwise.
+   *
+   * @return the store's write meter; {@link WriteMeter#NONE} without a registry
+   */
+  protected final WriteMeter writeMeter() {
+    return writeMeter;
   }
 
   /** The largest page of {@link #rootIds(RootIdCursor, int)}. */
@@ -243,7 +305,11 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
       for (JournalFollower follower : List.copyOf(followers)) {
         follower.fail(new StoreClosedException(name));
       }
-      closeBackends(backends.values());
+      try {
+        closeBackends(backends.values());
+      } finally {
+        meters.close();
+      }
     } finally {
       closing.writeLock().unlock();
     }

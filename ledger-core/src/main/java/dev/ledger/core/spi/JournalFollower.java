@@ -26,6 +26,12 @@ final class JournalFollower implements EventFollower {
   private volatile boolean closed;
   /** Why the follower ended, if a read failed or the store closed; rethrown by every call. */
   private volatile RuntimeException failure;
+  /**
+   * The commit time (epoch millis) of the last event delivered, until a read finds nothing
+   * newer; then {@link #CAUGHT_UP}. Written by the consumer thread, read by metrics.
+   */
+  private volatile long deliveredAt = CAUGHT_UP;
+  private static final long CAUGHT_UP = Long.MIN_VALUE;
 
   JournalFollower(AbstractLedgerStore<?> store, LedgerBackend backend, Cursor after,
       int pageSize) {
@@ -83,6 +89,7 @@ final class JournalFollower implements EventFollower {
       return Optional.empty();
     }
     cursor = next.after();
+    deliveredAt = next.event().occurredAt().toEpochMilli();
     return Optional.of(next.event());
   }
 
@@ -95,8 +102,25 @@ final class JournalFollower implements EventFollower {
       fail(e);
       throw e;
     }
+    if (page.isEmpty()) {
+      deliveredAt = CAUGHT_UP;
+      return false;
+    }
     buffer.addAll(page);
-    return !page.isEmpty();
+    return true;
+  }
+
+  /**
+   * How far behind the journal this follower is, for the gauge {@code ledger.follow.lag}: the
+   * age of the last event it delivered, from its commit time, until a read finds nothing
+   * newer (then 0). A consumer that stalls on an event shows a growing lag.
+   *
+   * @param nowMillis the store clock's time
+   * @return the lag in milliseconds, 0 when caught up or nothing was delivered yet
+   */
+  long lagMillis(long nowMillis) {
+    long at = deliveredAt;
+    return at == CAUGHT_UP || closed ? 0 : Math.max(0, nowMillis - at);
   }
 
   private void checkOpen() {

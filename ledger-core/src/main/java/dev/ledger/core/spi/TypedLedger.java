@@ -22,6 +22,8 @@ import dev.ledger.core.StateType;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.internal.metrics.LedgerMeters;
+import dev.ledger.core.CommandConflictException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +50,7 @@ public final class TypedLedger<S> implements Ledger<S> {
   private final ObjectMapper mapper;
   private final JavaType javaType;
   private final LedgerOptions options;
+  private final LedgerMeters meters;
 
   TypedLedger(AbstractLedgerStore<?> store, LedgerBackend backend, StateType<S> type) {
     this.store = store;
@@ -56,6 +59,7 @@ public final class TypedLedger<S> implements Ledger<S> {
     this.mapper = store.mapper();
     this.javaType = mapper.getTypeFactory().constructType(type.type());
     this.options = store.options();
+    this.meters = store.meters();
   }
 
   @Override
@@ -70,6 +74,22 @@ public final class TypedLedger<S> implements Ledger<S> {
 
   @Override
   public Optional<Versioned<S>> find() {
+    if (!meters.recording()) {
+      return read();
+    }
+    long start = System.nanoTime();
+    Optional<Versioned<S>> found;
+    try {
+      found = read();
+    } catch (RuntimeException | Error e) {
+      meters.load(start, false, e);
+      throw e;
+    }
+    meters.load(start, found.isPresent(), null);
+    return found;
+  }
+
+  private Optional<Versioned<S>> read() {
     return store.guarded(() -> backend.read()).map(stored -> new Versioned<>(map(stored),
         stored.revision(), stored.updatedAt()));
   }
@@ -119,8 +139,25 @@ public final class TypedLedger<S> implements Ledger<S> {
         "expectedRevision must be >= 0 (Ledger.NO_REVISION to create): %s", expectedRevision);
     Preconditions.checkNotNull(newState, "newState");
     Preconditions.checkNotNull(events, "events");
-    CommitRequest request = request(expectedRevision, newState, events);
-    return store.guarded(() -> backend.commit(request));
+    if (!meters.recording()) {
+      CommitRequest request = request(expectedRevision, newState, events);
+      return store.guarded(() -> backend.commit(request));
+    }
+    long start = System.nanoTime();
+    CommitResult result;
+    try {
+      CommitRequest request = request(expectedRevision, newState, events);
+      result = store.guarded(() -> backend.commit(request));
+    } catch (RevisionConflictException | CommandConflictException e) {
+      meters.commit(start, LedgerMeters.Outcome.CONFLICT, e);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      meters.commit(start, LedgerMeters.Outcome.ERROR, e);
+      throw e;
+    }
+    meters.commit(start, result.replayed() ? LedgerMeters.Outcome.REPLAYED
+        : LedgerMeters.Outcome.COMMITTED, null);
+    return result;
   }
 
   @Override
@@ -129,6 +166,7 @@ public final class TypedLedger<S> implements Ledger<S> {
     RevisionConflictException last = null;
     for (int attempt = 0; attempt < options.updateAttempts(); attempt++) {
       if (attempt > 0) {
+        meters.updateRetry();
         backoff(attempt);
       }
       Versioned<S> current = load();
@@ -177,7 +215,19 @@ public final class TypedLedger<S> implements Ledger<S> {
     Preconditions.checkNotNull(after, "after");
     Preconditions.checkArgument(limit >= 1 && limit <= MAX_PAGE,
         "limit must be between 1 and %s, got %s", MAX_PAGE, limit);
-    return store.guarded(() -> backend.events(after, limit));
+    if (!meters.recording()) {
+      return store.guarded(() -> backend.events(after, limit));
+    }
+    long start = System.nanoTime();
+    EventPage page;
+    try {
+      page = store.guarded(() -> backend.events(after, limit));
+    } catch (RuntimeException | Error e) {
+      meters.events(start, e);
+      throw e;
+    }
+    meters.events(start, null);
+    return page;
   }
 
   @Override

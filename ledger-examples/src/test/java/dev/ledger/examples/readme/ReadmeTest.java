@@ -71,6 +71,13 @@ class ReadmeTest {
   }
 
   @Test
+  void theMetricsQuickStartPrintsWhatTheReadmeSays() throws Exception {
+    List<String> printed = run(() -> MetricsQuickStart.main(new String[] {dir.toString()}));
+
+    assertThat(printed).containsExactlyElementsOf(readme().outputs.get("metrics-output"));
+  }
+
+  @Test
   void theCollectionsQuickStartPrintsWhatTheReadmeSays() throws Exception {
     List<String> printed = run(() -> CollectionsQuickStart.main(new String[] {dir.toString()}));
 
