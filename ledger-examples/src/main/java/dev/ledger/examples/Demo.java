@@ -52,8 +52,9 @@ public final class Demo {
 
       rollouts: the rollout store on ledger-collections (rollouts, attempts, spans,
       resources, workers, the rollout queue, the span sequence-id counter) in one
-      partition; worker threads and a worker process dequeue, claim, add spans, and
-      finish or retry, each step one transaction; then the invariants are checked.
+      partition; worker threads and worker processes dequeue, claim, add spans, and
+      finish or retry, each step one transaction; one process is killed mid-attempt and
+      the watchdog requeues its rollout; then the invariants are checked.
         --dir DIR      the store directory; a previous run's is deleted first, but only
                        if it holds a store (default target/ledger-rollouts)
         --rollouts N   rollouts to enqueue, 1 to 500 (default 40)

@@ -27,12 +27,16 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>every rollout ended exactly once: its status is terminal, with an end time, and the
  *       journal holds exactly one write that made it terminal;</li>
- *   <li>its attempts have sequence ids 1 to n, each ended; all but the last failed, the last
- *       one's status is the rollout's, and n is what the seeded outcomes dictate (the first
- *       attempt that does not fail, or the last one allowed);</li>
+ *   <li>its attempts have sequence ids 1 to n; all but the last failed or went unresponsive,
+ *       the last one's status is the rollout's (or unresponsive, for a rollout that failed),
+ *       and n is what the seeded outcomes and the killed attempt dictate (the first attempt
+ *       that neither fails nor was killed, or the last one allowed); failed and succeeded
+ *       attempts have an end time;</li>
+ *   <li>the one unresponsive attempt is the killed worker's: no live worker was taken for
+ *       dead;</li>
  *   <li>its spans' sequence ids are 1 to the rollout's counter, with no gap and no repeat;
  *       each attempt's are consecutive, later attempts' after earlier ones';</li>
- *   <li>the rollout queue is empty and every worker idle.</li>
+ *   <li>the rollout queue is empty, every live worker idle and the killed one unknown.</li>
  * </ul>
  */
 public final class RolloutInvariants {
@@ -65,10 +69,13 @@ public final class RolloutInvariants {
    * @param partition the partition
    * @param seed the seed the workers' outcomes came from
    * @param maxAttempts the attempts each rollout was allowed
+   * @param killedRollout the rollout whose worker was killed mid-attempt
+   * @param killedAttempt that attempt
+   * @param killedWorker that worker
    * @return the outcomes and the violations
    */
   static Findings check(LedgerStore ledgers, RolloutStore store, String partition, long seed,
-      int maxAttempts) {
+      int maxAttempts, String killedRollout, String killedAttempt, String killedWorker) {
     List<String> violations = new ArrayList<>();
     Map<String, Outcome> outcomes = new TreeMap<>();
     Map<String, Integer> byWorker = new TreeMap<>();
@@ -91,7 +98,8 @@ public final class RolloutInvariants {
             .sorted(Comparator.comparingInt(Attempt::sequenceId)).toList();
         List<Span> itsSpans = spans.getOrDefault(id, List.of());
         outcomes.put(id, new Outcome(r.status(), mine.size(), itsSpans.size()));
-        checkRollout(r, mine, seed, maxAttempts, violations);
+        checkRollout(r, mine, seed, maxAttempts, id.equals(killedRollout) ? killedAttempt : "",
+            violations);
         checkSpans(id, mine, itsSpans, counters.get(id).orElse(0L), violations);
       }
       long queued = view.queue("rolloutQueue", String.class).size();
@@ -99,7 +107,9 @@ public final class RolloutInvariants {
         violations.add("the rollout queue still holds " + queued + " ids");
       }
       for (Worker w : view.collection("workers", Worker.class).query(Query.all()).items()) {
-        if (w.status() != WorkerStatus.IDLE || w.currentRolloutId() != null) {
+        WorkerStatus want = w.workerId().equals(killedWorker) ? WorkerStatus.UNKNOWN
+            : WorkerStatus.IDLE;
+        if (w.status() != want || w.currentRolloutId() != null) {
           violations.add("worker " + w.workerId() + " is " + w.status() + " on "
               + w.currentRolloutId() + " after the run");
         }
@@ -111,31 +121,44 @@ public final class RolloutInvariants {
   }
 
   private static void checkRollout(Rollout r, List<Attempt> attempts, long seed,
-      int maxAttempts, List<String> violations) {
+      int maxAttempts, String killedAttempt, List<String> violations) {
     String id = r.rolloutId();
     if (!r.status().terminal() || r.endTime() == null) {
       violations.add(id + " did not end: " + r.status() + ", end time " + r.endTime());
     }
+    // What the seeded outcomes and the kill dictate: attempt k is lost if it was killed, and
+    // fails if the seed says so; the rollout stops at the first that does neither.
     int expected = 1;
-    while (expected < maxAttempts && RolloutWorker.fails(seed, id, expected)) {
+    while (expected < maxAttempts && lost(seed, id, expected, attempts, killedAttempt)) {
       expected++;
     }
-    RolloutStatus outcome = RolloutWorker.fails(seed, id, expected) ? RolloutStatus.FAILED
-        : RolloutStatus.SUCCEEDED;
+    RolloutStatus outcome = lost(seed, id, expected, attempts, killedAttempt)
+        ? RolloutStatus.FAILED : RolloutStatus.SUCCEEDED;
     if (r.status() != outcome || attempts.size() != expected) {
       violations.add(id + " ended " + r.status() + " after " + attempts.size()
           + " attempts; its seeded outcomes say " + outcome + " after " + expected);
     }
     for (int i = 0; i < attempts.size(); i++) {
       Attempt a = attempts.get(i);
-      AttemptStatus want = i < attempts.size() - 1 ? AttemptStatus.FAILED
-          : (r.status() == RolloutStatus.SUCCEEDED ? AttemptStatus.SUCCEEDED
-              : AttemptStatus.FAILED);
-      if (a.sequenceId() != i + 1 || a.status() != want || a.endTime() == null) {
+      boolean killed = a.attemptId().equals(killedAttempt);
+      AttemptStatus want = killed ? AttemptStatus.UNRESPONSIVE
+          : RolloutWorker.fails(seed, id, i + 1) ? AttemptStatus.FAILED
+          : AttemptStatus.SUCCEEDED;
+      boolean ended = a.status() == AttemptStatus.FAILED
+          || a.status() == AttemptStatus.SUCCEEDED;
+      if (a.sequenceId() != i + 1 || a.status() != want || ended != (a.endTime() != null)) {
         violations.add(id + " attempt " + (i + 1) + " is " + a + ", expected sequence id "
-            + (i + 1) + " and status " + want + " with an end time");
+            + (i + 1) + " and status " + want + (killed ? "" : " with an end time"));
       }
     }
+  }
+
+  /** Whether attempt {@code k} of a rollout did not succeed: killed, or failing by seed. */
+  private static boolean lost(long seed, String rolloutId, int k, List<Attempt> attempts,
+      String killedAttempt) {
+    boolean killed = attempts.size() >= k && attempts.get(k - 1).attemptId()
+        .equals(killedAttempt);
+    return killed || RolloutWorker.fails(seed, rolloutId, k);
   }
 
   private static void checkSpans(String id, List<Attempt> attempts, List<Span> spans,

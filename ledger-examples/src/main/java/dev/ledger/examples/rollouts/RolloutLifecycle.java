@@ -31,12 +31,17 @@ import java.util.concurrent.TimeUnit;
  * of this process and a worker process of its own (a child JVM on the same directory):
  * <ol>
  *   <li>resources are added and updated (version 2), and the rollouts enqueued with them;</li>
- *   <li>the worker process starts first, and the threads join once it has claimed its first
- *       rollout (so both kinds of worker always take part, whatever the timing);</li>
+ *   <li>worker process {@code process-1} claims the first rollout, adds its first spans and
+ *       hangs, as told; it is killed with SIGKILL, a worker dead mid-attempt;</li>
+ *   <li>worker process {@code process-2} starts, and the threads join once it has claimed its
+ *       first rollout (so both kinds of worker always take part, whatever the timing);</li>
  *   <li>every worker dequeues and claims rollouts with new attempts, adds spans with
  *       sequence ids from the rollout's counter, and ends each attempt succeeded or failed (a
  *       seeded hash decides); a failed attempt with retries left requeues its rollout, and
- *       any worker may take it again. Each of those steps is one transaction;</li>
+ *       any worker may take it again. Each of those steps is one transaction. Workers that
+ *       find the queue empty run the watchdog: {@value #UNRESPONSIVE_SECONDS} s after the
+ *       killed worker's last heartbeat, its attempt is unresponsive and the rollout goes back
+ *       to the queue for another attempt;</li>
  *   <li>when every rollout has ended, the partition and its change feed are checked
  *       ({@link RolloutInvariants}).</li>
  * </ol>
@@ -44,6 +49,8 @@ import java.util.concurrent.TimeUnit;
 public final class RolloutLifecycle {
   /** Attempts each rollout is allowed. */
   static final int MAX_ATTEMPTS = 3;
+  /** Silence after which the watchdog finds an attempt unresponsive. */
+  static final long UNRESPONSIVE_SECONDS = 5;
   private static final long DEADLINE_NANOS = TimeUnit.MINUTES.toNanos(3);
 
   /**
@@ -76,8 +83,9 @@ public final class RolloutLifecycle {
    *
    * @param findings the outcomes and the violations of the invariants
    * @param revision the partition's revision at the end: one per committed transaction
+   * @param killed the attempt whose worker was killed, {@code <attempt> of <rollout>}
    */
-  public record Result(RolloutInvariants.Findings findings, long revision) {
+  public record Result(RolloutInvariants.Findings findings, long revision, String killed) {
     /**
      * The summary, one line each.
      *
@@ -95,10 +103,12 @@ public final class RolloutLifecycle {
       lines.add("  attempts     " + attempts + " (" + (attempts - outcomes.size())
           + " retries), by worker " + findings.attemptsByWorker());
       lines.add("  spans        " + spans);
+      lines.add("  killed       process-1 in attempt " + killed + "; the watchdog found it "
+          + "unresponsive and the rollout was retried");
       lines.add("  transactions " + revision + " commits of the partition");
       lines.add(findings.violations().isEmpty()
           ? "  checked      each rollout ended exactly once (change feed), attempts and span "
-              + "sequence ids gapless, queue empty, workers idle"
+              + "sequence ids gapless, queue empty, live workers idle"
           : "  VIOLATIONS   " + findings.violations());
       return lines;
     }
@@ -139,30 +149,45 @@ public final class RolloutLifecycle {
       for (int i = 0; i < config.rollouts(); i++) {
         inputs.add(json.objectNode().put("task", i));
       }
-      store.enqueueRollouts(inputs, "train", new RolloutConfig(null, null, MAX_ATTEMPTS,
-          Set.of(AttemptStatus.FAILED)));
+      store.enqueueRollouts(inputs, "train", new RolloutConfig(null, UNRESPONSIVE_SECONDS,
+          MAX_ATTEMPTS, Set.of(AttemptStatus.FAILED, AttemptStatus.UNRESPONSIVE)));
       out.println("enqueued " + config.rollouts() + " rollouts in partition '"
           + config.partition() + "' of " + config.dir());
 
-      Process child = spawn("process-1");
+      // process-1 claims the first rollout and hangs in its attempt, after its first spans:
+      // a worker that died mid-attempt. It is killed; the watchdog finds the silence later.
+      Process doomed = spawn("process-1", 1);
+      String hang;
+      try {
+        hang = awaitLine(readLines(doomed, "process-1"), doomed, "process-1", "hangs ");
+      } finally {
+        doomed.destroyForcibly(); // SIGKILL: no shutdown hook, no finally block runs
+        doomed.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS);
+      }
+      String[] hung = hang.split(" ");
+      String killed = hung[2] + " of " + hung[1];
+      out.println("worker process-1 (a child JVM) hung in attempt " + killed
+          + " after its first spans and was killed with SIGKILL");
+
+      Process child = spawn("process-2", 0);
       ExecutorService threads = Executors.newFixedThreadPool(config.threads());
       try {
-        LinkedBlockingQueue<String> childLines = readLines(child);
-        awaitLine(childLines, child, "claimed ");
-        out.println("worker process-1 (a child JVM) claimed its first rollout; "
+        LinkedBlockingQueue<String> childLines = readLines(child, "process-2");
+        awaitLine(childLines, child, "process-2", "claimed ");
+        out.println("worker process-2 (a child JVM) claimed its first rollout; "
             + config.threads() + " worker threads join");
         List<Future<Integer>> running = new ArrayList<>();
         for (int t = 1; t <= config.threads(); t++) {
           RolloutWorker worker = new RolloutWorker("thread-" + t, store, config.seed(),
-              line -> { });
+              line -> { }, 0);
           running.add(threads.submit(worker::runUntilAllEnded));
         }
         for (Future<Integer> f : running) {
           f.get(DEADLINE_NANOS, TimeUnit.NANOSECONDS);
         }
-        awaitLine(childLines, child, "done ");
+        awaitLine(childLines, child, "process-2", "done ");
         if (!child.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS) || child.exitValue() != 0) {
-          throw new IllegalStateException("worker process-1 did not exit cleanly");
+          throw new IllegalStateException("worker process-2 did not exit cleanly");
         }
       } catch (java.util.concurrent.TimeoutException e) {
         throw new IllegalStateException("worker threads did not finish within "
@@ -172,9 +197,9 @@ public final class RolloutLifecycle {
         child.destroyForcibly();
       }
       RolloutInvariants.Findings findings = RolloutInvariants.check(ledgers, store,
-          config.partition(), config.seed(), MAX_ATTEMPTS);
+          config.partition(), config.seed(), MAX_ATTEMPTS, hung[1], hung[2], "process-1");
       long revision = ledgers.head(config.partition()).orElseThrow().revision();
-      return new Result(findings, revision);
+      return new Result(findings, revision, killed);
     }
   }
 
@@ -187,18 +212,19 @@ public final class RolloutLifecycle {
     return s.toString();
   }
 
-  private Process spawn(String worker) throws IOException {
+  private Process spawn(String worker, int hangInAttempt) throws IOException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     ProcessBuilder builder = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-Dslf4j.internal.verbosity=ERROR",
         "-cp", System.getProperty("java.class.path"), RolloutWorkerProcess.class.getName(),
-        config.dir().toString(), config.partition(), worker, Long.toString(config.seed()));
+        config.dir().toString(), config.partition(), worker, Long.toString(config.seed()),
+        Integer.toString(hangInAttempt));
     // Standard input stays an open pipe: the worker halts when it closes (this JVM is gone).
     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
     return builder.start();
   }
 
-  private static LinkedBlockingQueue<String> readLines(Process child) {
+  private static LinkedBlockingQueue<String> readLines(Process child, String name) {
     LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     Thread reader = new Thread(() -> {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(
@@ -210,25 +236,25 @@ public final class RolloutLifecycle {
       } catch (IOException e) {
         lines.add("error " + e);
       }
-    }, "process-1-stdout");
+    }, name + "-stdout");
     reader.setDaemon(true);
     reader.start();
     return lines;
   }
 
   /** Waits, with a deadline, for a line of the child that starts with {@code prefix}. */
-  private static void awaitLine(LinkedBlockingQueue<String> lines, Process child,
-      String prefix) throws InterruptedException {
+  private static String awaitLine(LinkedBlockingQueue<String> lines, Process child,
+      String name, String prefix) throws InterruptedException {
     long deadline = System.nanoTime() + DEADLINE_NANOS;
     while (true) {
       String line = lines.poll(Math.max(1, deadline - System.nanoTime()),
           TimeUnit.NANOSECONDS);
       if (line == null) {
-        throw new IllegalStateException("worker process-1 printed no '" + prefix
+        throw new IllegalStateException("worker " + name + " printed no '" + prefix
             + "' line within the deadline (alive: " + child.isAlive() + ")");
       }
       if (line.startsWith(prefix)) {
-        return;
+        return line;
       }
     }
   }

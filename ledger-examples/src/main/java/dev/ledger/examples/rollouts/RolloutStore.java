@@ -69,8 +69,9 @@ import java.util.function.Supplier;
  *       random: a callback runs again after a conflict, and must produce the same writes.</li>
  *   <li>"Latest resources" compares update times as instants, in Java, not as strings.</li>
  * </ul>
- * Not rebuilt here: the watchdog, manual status changes of rollouts, and waiting for rollouts
- * (which would follow the partition's change feed).
+ * Not rebuilt here: starting a rollout without the queue, manual retries and status changes
+ * of rollouts (with the lifecycle guard they need), and waiting for rollouts (which would
+ * follow the partition's change feed).
  *
  * <p>Thread-safe, and safe across processes: any number of store objects, in any processes,
  * may work on one partition.
@@ -366,41 +367,95 @@ public final class RolloutStore {
   public Attempt updateAttempt(String rolloutId, String attemptId, AttemptStatus status) {
     return db.execute(partition, tx -> {
       Instant now = clock.instant();
-      Collection<Rollout> rollouts = tx.collection("rollouts", Rollout.class);
-      Collection<Attempt> attempts = tx.collection("attempts", Attempt.class);
-      Rollout rollout = rollouts.get(Key.of(rolloutId)).orElseThrow(
-          () -> new DocumentNotFoundException(partition, "rollouts", "[\"" + rolloutId + "\"]"));
+      Rollout rollout = tx.collection("rollouts", Rollout.class).get(Key.of(rolloutId))
+          .orElseThrow(() -> new DocumentNotFoundException(partition, "rollouts",
+              "[\"" + rolloutId + "\"]"));
       List<Attempt> all = attemptsOf(tx, rolloutId).items();
       Attempt latest = all.isEmpty() ? null : all.get(0);
       Attempt attempt = "latest".equals(attemptId) ? latest
-          : attempts.get(Key.of(rolloutId, attemptId)).orElse(null);
+          : tx.collection("attempts", Attempt.class).get(Key.of(rolloutId, attemptId))
+              .orElse(null);
       if (attempt == null) {
         throw new DocumentNotFoundException(partition, "attempts",
             "[\"" + rolloutId + "\",\"" + attemptId + "\"]");
       }
-      boolean ends = status == AttemptStatus.FAILED || status == AttemptStatus.SUCCEEDED;
-      Attempt next = new Attempt(rolloutId, attempt.attemptId(), attempt.sequenceId(),
-          attempt.startTime(), ends ? now : attempt.endTime(), status, attempt.workerId(),
-          attempt.lastHeartbeatTime(), attempt.metadata());
-      attempts.update(List.of(next));
-      syncWorker(tx, next, now, false);
-      if (attempt.attemptId().equals(latest.attemptId()) && !rollout.status().terminal()) {
-        RolloutStatus follows = switch (status) {
-          case PREPARING -> RolloutStatus.PREPARING;
-          case RUNNING -> RolloutStatus.RUNNING;
-          case SUCCEEDED -> RolloutStatus.SUCCEEDED;
-          case FAILED, TIMEOUT, UNRESPONSIVE ->
-              rollout.config().retryCondition().contains(status)
-                  && next.sequenceId() < rollout.config().maxAttempts()
-                  ? RolloutStatus.REQUEUING : RolloutStatus.FAILED;
-        };
-        rollouts.update(List.of(rollout.withStatus(follows, now)));
-        Queue<String> queue = tx.queue("rolloutQueue", String.class);
-        if (follows == RolloutStatus.REQUEUING && !queue.has(rolloutId)) {
-          queue.enqueue(List.of(rolloutId));
+      return setStatus(tx, rollout, attempt, attempt.attemptId().equals(latest.attemptId()),
+          status, now);
+    });
+  }
+
+  /** The common path of an attempt's status change; see {@link #updateAttempt}. */
+  private static Attempt setStatus(Transaction tx, Rollout rollout, Attempt attempt,
+      boolean latest, AttemptStatus status, Instant now) {
+    boolean ends = status == AttemptStatus.FAILED || status == AttemptStatus.SUCCEEDED;
+    Attempt next = new Attempt(attempt.rolloutId(), attempt.attemptId(), attempt.sequenceId(),
+        attempt.startTime(), ends ? now : attempt.endTime(), status, attempt.workerId(),
+        attempt.lastHeartbeatTime(), attempt.metadata());
+    tx.collection("attempts", Attempt.class).update(List.of(next));
+    syncWorker(tx, next, now, false);
+    if (latest && !rollout.status().terminal()) {
+      RolloutStatus follows = switch (status) {
+        case PREPARING -> RolloutStatus.PREPARING;
+        case RUNNING -> RolloutStatus.RUNNING;
+        case SUCCEEDED -> RolloutStatus.SUCCEEDED;
+        case FAILED, TIMEOUT, UNRESPONSIVE ->
+            rollout.config().retryCondition().contains(status)
+                && next.sequenceId() < rollout.config().maxAttempts()
+                ? RolloutStatus.REQUEUING : RolloutStatus.FAILED;
+      };
+      tx.collection("rollouts", Rollout.class).update(List.of(rollout.withStatus(follows,
+          now)));
+      Queue<String> queue = tx.queue("rolloutQueue", String.class);
+      if (follows == RolloutStatus.REQUEUING && !queue.has(rollout.rolloutId())) {
+        queue.enqueue(List.of(rollout.rolloutId()));
+      }
+    }
+    return next;
+  }
+
+  /**
+   * The watchdog, in one transaction: for the latest attempt of each {@code PREPARING} or
+   * {@code RUNNING} rollout, if it is still preparing or running, {@code TIMEOUT} when it has
+   * run longer than the rollout's {@code timeoutSeconds}, else {@code UNRESPONSIVE} when its
+   * last heartbeat (or its start, without one) is older than {@code unresponsiveSeconds};
+   * each change goes through the path of {@link #updateAttempt}, so a retry requeues the
+   * rollout. The reference debounces it across callers; here callers decide when to run it
+   * (the workers of {@link RolloutWorker} run it when they find the queue empty).
+   *
+   * @return the attempts it changed
+   */
+  public List<Attempt> watchdog() {
+    return db.execute(partition, tx -> {
+      Instant now = clock.instant();
+      List<Attempt> changed = new ArrayList<>();
+      List<Rollout> active = tx.collection("rollouts", Rollout.class).query(Query.builder()
+          .within("status", List.of(RolloutStatus.PREPARING.name(),
+              RolloutStatus.RUNNING.name())).build()).items();
+      for (Rollout r : active) {
+        List<Attempt> all = attemptsOf(tx, r.rolloutId()).items();
+        if (all.isEmpty()) {
+          continue;
+        }
+        Attempt latest = all.get(0);
+        if (latest.status() != AttemptStatus.PREPARING
+            && latest.status() != AttemptStatus.RUNNING) {
+          continue;
+        }
+        Long timeout = r.config().timeoutSeconds();
+        Long silence = r.config().unresponsiveSeconds();
+        Instant heard = latest.lastHeartbeatTime() != null ? latest.lastHeartbeatTime()
+            : latest.startTime();
+        AttemptStatus verdict = null;
+        if (timeout != null && latest.startTime().plusSeconds(timeout).isBefore(now)) {
+          verdict = AttemptStatus.TIMEOUT;
+        } else if (silence != null && heard.plusSeconds(silence).isBefore(now)) {
+          verdict = AttemptStatus.UNRESPONSIVE;
+        }
+        if (verdict != null) {
+          changed.add(setStatus(tx, r, latest, true, verdict, now));
         }
       }
-      return next;
+      return changed;
     });
   }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -19,7 +20,9 @@ import java.util.function.Consumer;
  * rollout (claiming it with a new attempt), reports the attempt's spans in small batches, and
  * ends the attempt as succeeded or failed; a failed attempt with retries left puts its rollout
  * back in the queue, for any worker. Each of those steps is one transaction of the
- * {@link RolloutStore}. It stops when the queue is empty and every rollout has ended.
+ * {@link RolloutStore}. A worker that finds the queue empty runs the store's watchdog (which
+ * finds attempts whose worker went silent, and requeues their rollouts) and polls again; it
+ * stops when the queue is empty and every rollout has ended.
  *
  * <p>Which attempts fail is decided by a hash of the seed, the rollout and the attempt's
  * sequence id, so a run's outcomes do not depend on which worker got what.
@@ -31,6 +34,7 @@ public final class RolloutWorker {
   private final RolloutStore store;
   private final long seed;
   private final Consumer<String> log;
+  private final int hangInAttempt;
   private int claims;
 
   /**
@@ -39,13 +43,18 @@ public final class RolloutWorker {
    * @param workerId its id, as the workers collection records it
    * @param store the store of the partition it works on
    * @param seed the seed of the outcomes
-   * @param log told one line per claim ({@code claimed <rollout> <attempt> <sequence id>})
+   * @param log told one line per claim ({@code claimed <rollout> <attempt> <sequence id>}),
+   *     and {@code hangs <rollout> <attempt>} before a hang
+   * @param hangInAttempt 0; or n, to hang for good in the n-th attempt this worker claims,
+   *     after its first spans (it stands for a worker that dies or freezes mid-attempt)
    */
-  public RolloutWorker(String workerId, RolloutStore store, long seed, Consumer<String> log) {
+  public RolloutWorker(String workerId, RolloutStore store, long seed, Consumer<String> log,
+      int hangInAttempt) {
     this.workerId = workerId;
     this.store = store;
     this.seed = seed;
     this.log = log;
+    this.hangInAttempt = hangInAttempt;
   }
 
   /**
@@ -89,12 +98,24 @@ public final class RolloutWorker {
         pause = TimeUnit.MICROSECONDS.toNanos(500);
         continue;
       }
+      store.watchdog();
       if (store.allEnded()) {
         return claims;
       }
       LockSupport.parkNanos(pause);
       pause = Math.min(pause * 2, MAX_IDLE_PAUSE_NANOS);
     }
+  }
+
+  private void hang(Attempt attempt) {
+    log.accept("hangs " + attempt.rolloutId() + " " + attempt.attemptId());
+    try {
+      new CountDownLatch(1).await(); // until the process is killed
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    throw new IllegalStateException(workerId + " interrupted while hanging in "
+        + attempt.attemptId());
   }
 
   private void run(Attempt attempt) {
@@ -108,6 +129,9 @@ public final class RolloutWorker {
       if (batch.size() == 2 || i == spans) {
         store.addSpans(attempt.rolloutId(), attempt.attemptId(), batch);
         batch = new ArrayList<>();
+        if (claims == hangInAttempt) {
+          hang(attempt);
+        }
       }
     }
     store.updateAttempt(attempt.rolloutId(), attempt.attemptId(),

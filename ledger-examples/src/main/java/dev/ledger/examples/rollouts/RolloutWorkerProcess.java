@@ -9,9 +9,11 @@ import java.time.Clock;
 /**
  * A {@link RolloutWorker} in a child JVM, started by {@link RolloutLifecycle} with
  * {@code java -cp <same classpath> dev.ledger.examples.rollouts.RolloutWorkerProcess <dir>
- * <partition> <worker> <seed>}. It opens its own store over the directory, prints
- * {@code ready}, one line per claim, and {@code done <attempts>} when every rollout has
- * ended; exit status 0 then, 2 on bad arguments. It halts when its standard input ends, so it
+ * <partition> <worker> <seed> <hang-in-attempt>}. It opens its own store over the directory,
+ * prints {@code ready}, one line per claim, and {@code done <attempts>} when every rollout
+ * has ended; exit status 0 then, 2 on bad arguments. With a hang-in-attempt n above 0 it
+ * prints {@code hangs <rollout> <attempt>} after the first spans of its n-th attempt and
+ * waits to be killed. It halts when its standard input ends, so it
  * never outlives the process that started it.
  */
 public final class RolloutWorkerProcess {
@@ -20,11 +22,12 @@ public final class RolloutWorkerProcess {
   /**
    * Entry point; see the class comment for the arguments.
    *
-   * @param args {@code <dir> <partition> <worker> <seed>}
+   * @param args {@code <dir> <partition> <worker> <seed> <hang-in-attempt>}
    */
   public static void main(String[] args) {
-    if (args.length != 4) {
-      System.err.println("usage: RolloutWorkerProcess <dir> <partition> <worker> <seed>");
+    if (args.length != 5) {
+      System.err.println("usage: RolloutWorkerProcess <dir> <partition> <worker> <seed> "
+          + "<hang-in-attempt>");
       System.exit(2);
     }
     exitWhenParentGoes();
@@ -39,7 +42,7 @@ public final class RolloutWorkerProcess {
       int attempts = new RolloutWorker(args[2], store, Long.parseLong(args[3]), line -> {
         System.out.println(line);
         System.out.flush();
-      }).runUntilAllEnded();
+      }, Integer.parseInt(args[4])).runUntilAllEnded();
       System.out.println("done " + attempts);
       System.out.flush();
     }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The proving example of ledger-collections: the rollout store's lifecycle run by two worker
- * threads and a worker process on one partition, to its end. Every invariant of
+ * threads and worker processes on one partition, to its end, one worker process killed
+ * mid-attempt and found by the watchdog. Every invariant of
  * {@link RolloutInvariants} holds (each rollout ended exactly once, attempts and span sequence
  * ids gapless, the queue empty), both kinds of worker took part, and some rollouts were
  * retried and some failed for good, as the seeded outcomes dictate.
@@ -35,8 +36,11 @@ class RolloutLifecycleTest {
     assertThat(findings.violations()).as("output:%n%s", bytes.toString(StandardCharsets.UTF_8))
         .isEmpty();
     assertThat(findings.outcomes()).hasSize(24);
-    assertThat(findings.attemptsByWorker().keySet()).contains("process-1")
+    assertThat(findings.attemptsByWorker().keySet()).contains("process-1", "process-2")
         .containsAnyOf("thread-1", "thread-2");
+    // The killed worker's rollout: its first attempt went unresponsive and it was retried.
+    String killedRollout = result.killed().split(" of ")[1];
+    assertThat(findings.outcomes().get(killedRollout).attempts()).isGreaterThan(1);
     assertThat(findings.outcomes().values()).anySatisfy(o -> assertThat(o.attempts())
         .isGreaterThan(1));
     assertThat(findings.outcomes().values()).anySatisfy(o -> assertThat(o.status())

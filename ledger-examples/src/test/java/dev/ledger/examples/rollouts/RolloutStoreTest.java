@@ -167,4 +167,35 @@ class RolloutStoreTest {
     assertThat(rollout(id).status()).isEqualTo(RolloutStatus.SUCCEEDED);
     assertThat(store.allEnded()).isTrue();
   }
+
+  @Test
+  void theWatchdogFindsSilentAndOverlongAttemptsAndRequeuesTheirRollouts() {
+    RolloutConfig watched = new RolloutConfig(60L, 10L, 3,
+        Set.of(AttemptStatus.UNRESPONSIVE, AttemptStatus.TIMEOUT));
+    List<Rollout> rs = store.enqueueRollouts(List.<JsonNode>of(JSON.numberNode(1),
+        JSON.numberNode(2)), null, watched);
+    String silent = rs.get(0).rolloutId();
+    String busy = rs.get(1).rolloutId();
+    Attempt a = store.dequeue("w").orElseThrow().attempt();
+    Attempt b = store.dequeue("v").orElseThrow().attempt();
+    clock.advance(Duration.ofSeconds(10));
+    assertThat(store.watchdog()).isEmpty();
+    store.addSpans(busy, b.attemptId(), List.of(new SpanDraft("s1", "beat", Map.of())));
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(store.watchdog()).extracting(Attempt::attemptId).containsExactly(a.attemptId());
+    assertThat(rollout(silent).status()).isEqualTo(RolloutStatus.REQUEUING);
+    assertThat(queue()).containsExactly(silent);
+    assertThat(worker("w").status()).isEqualTo(WorkerStatus.UNKNOWN);
+    assertThat(worker("w").currentRolloutId()).isNull();
+    assertThat(rollout(busy).status()).isEqualTo(RolloutStatus.RUNNING);
+    for (int i = 0; i < 6; i++) {
+      clock.advance(Duration.ofSeconds(9));
+      store.addSpans(busy, b.attemptId(), List.of(new SpanDraft("t" + i, "beat", Map.of())));
+    }
+    // 65 s after its start, with fresh heartbeats: a timeout.
+    assertThat(store.watchdog()).extracting(Attempt::status)
+        .contains(AttemptStatus.TIMEOUT);
+    assertThat(rollout(busy).status()).isEqualTo(RolloutStatus.REQUEUING);
+    assertThat(store.watchdog()).isEmpty();
+  }
 }
