@@ -136,9 +136,7 @@ final class TxFixture {
       List<String> items = queue.peek((int) queue.size());
       var kv = v.keyValue("counters", String.class, Long.class);
       Map<String, Long> counters = new LinkedHashMap<>();
-      for (String k : new String[] {"total"}) {
-        kv.get(k).ifPresent(n -> counters.put(k, n));
-      }
+      kv.get("total").ifPresent(n -> counters.put("total", n));
       for (String w : writers) {
         kv.get(w).ifPresent(n -> counters.put(w, n));
         kv.get("last:" + w).ifPresent(n -> counters.put("last:" + w, n));

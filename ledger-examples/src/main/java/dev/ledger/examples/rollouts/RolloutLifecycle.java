@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A run of the rollout store's lifecycle on one partition of a file store, by worker threads
@@ -189,7 +190,7 @@ public final class RolloutLifecycle {
         if (!child.waitFor(DEADLINE_NANOS, TimeUnit.NANOSECONDS) || child.exitValue() != 0) {
           throw new IllegalStateException("worker process-2 did not exit cleanly");
         }
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         throw new IllegalStateException("worker threads did not finish within "
             + TimeUnit.NANOSECONDS.toSeconds(DEADLINE_NANOS) + " s", e);
       } finally {

@@ -10,6 +10,7 @@ import dev.ledger.collections.DocumentNotFoundException;
 import dev.ledger.collections.Key;
 import dev.ledger.collections.KeyValue;
 import dev.ledger.collections.Query;
+import dev.ledger.collections.QueryResult;
 import dev.ledger.collections.Queue;
 import dev.ledger.collections.Schema;
 import dev.ledger.collections.Transaction;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -242,7 +244,7 @@ public final class RolloutStore {
         StandardCharsets.UTF_8).toString().substring(0, 8);
   }
 
-  private static dev.ledger.collections.QueryResult<Attempt> attemptsOf(View view,
+  private static QueryResult<Attempt> attemptsOf(View view,
       String rolloutId) {
     return view.collection("attempts", Attempt.class).query(Query.builder()
         .exact("rolloutId", rolloutId).sortDescending("sequenceId").build());
@@ -468,7 +470,7 @@ public final class RolloutStore {
    * @param <R> what it returns
    * @return what {@code work} returned
    */
-  public <R> R read(java.util.function.Function<? super View, ? extends R> work) {
+  public <R> R read(Function<? super View, ? extends R> work) {
     return db.read(partition, work);
   }
 
