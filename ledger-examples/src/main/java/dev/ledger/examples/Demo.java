@@ -4,6 +4,7 @@ import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import dev.ledger.core.LedgerException;
 import dev.ledger.examples.registry.RegistryExample;
+import dev.ledger.examples.rollouts.RolloutLifecycle;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,6 +34,7 @@ public final class Demo {
       usage: ./run-example [--dir DIR] [--tasks N] [--seed S] [--threads T]
              ./run-example replay DIR [--out FILE|-]
              ./run-example registry [--dir DIR]
+             ./run-example rollouts [--dir DIR] [--rollouts N] [--seed S] [--threads T]
              ./run-example --help
 
       Without a command: runs a local orchestrator over one store directory in two
@@ -54,6 +56,16 @@ public final class Demo {
       registry: launches real processes as runs of a run registry (one completes,
       one fails and is re-attempted, one is cancelled) and prints the lineages; see
       ./run-example registry --help.
+      rollouts: the rollout store on ledger-collections (rollouts, attempts, spans,
+      resources, workers, the rollout queue, the span sequence-id counter) in one
+      partition; worker threads and worker processes dequeue, claim, add spans, and
+      finish or retry, each step one transaction; one process is killed mid-attempt and
+      the watchdog requeues its rollout; then the invariants are checked.
+        --dir DIR      the store directory; a previous run's is deleted first, but only
+                       if it holds a store (default target/ledger-rollouts)
+        --rollouts N   rollouts to enqueue, 1 to 500 (default 40)
+        --seed S       seed of the ids and of which attempts fail (default 7)
+        --threads T    worker threads besides the process, 1 to 8 (default 2)
 
       Relative paths are resolved against the working directory (./run-example runs in
       the repository root).
@@ -112,6 +124,9 @@ public final class Demo {
       if (!rest.isEmpty() && rest.get(0).equals("replay")) {
         return replayOnly(rest.subList(1, rest.size()), out, err);
       }
+      if (!rest.isEmpty() && rest.get(0).equals("rollouts")) {
+        return rollouts(new ArrayList<>(rest.subList(1, rest.size())), out, err);
+      }
       Path dir = Path.of(option(rest, "--dir", "target/ledger-example")).toAbsolutePath()
           .normalize();
       int tasks = number(option(rest, "--tasks", "40"), "--tasks",
@@ -128,6 +143,40 @@ public final class Demo {
       err.print(USAGE);
       return 2;
     }
+  }
+
+  private static int rollouts(List<String> rest, PrintStream out, PrintStream err)
+      throws UsageException, IOException, InterruptedException {
+    Path dir = Path.of(option(rest, "--dir", "target/ledger-rollouts")).toAbsolutePath()
+        .normalize();
+    int rollouts = number(option(rest, "--rollouts", "40"), "--rollouts", 1, 500);
+    long seed = number(option(rest, "--seed", "7"), "--seed", Long.MIN_VALUE, Long.MAX_VALUE);
+    int threads = number(option(rest, "--threads", "2"), "--threads", 1, 8);
+    if (!rest.isEmpty()) {
+      throw new UsageException("unknown arguments " + rest);
+    }
+    long start = System.nanoTime();
+    deletePreviousStore(dir);
+    RolloutLifecycle.Result result;
+    try {
+      result = new RolloutLifecycle(new RolloutLifecycle.Config(dir, "rollouts", rollouts,
+          threads, seed), out).run();
+    } catch (java.util.concurrent.ExecutionException e) {
+      err.println("a worker thread failed: " + e.getCause());
+      e.getCause().printStackTrace(err);
+      return 1;
+    }
+    out.println();
+    out.println("summary");
+    result.lines().forEach(out::println);
+    out.println("  ledger       " + dir);
+    if (!result.findings().violations().isEmpty()) {
+      err.println("the run broke its invariants:");
+      result.findings().violations().forEach(v -> err.println("  " + v));
+      return 1;
+    }
+    out.printf("done in %.1f s%n", (System.nanoTime() - start) / 1e9);
+    return 0;
   }
 
   private static int replayOnly(List<String> args, PrintStream out, PrintStream err)
