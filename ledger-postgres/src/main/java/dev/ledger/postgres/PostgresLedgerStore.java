@@ -268,6 +268,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final String commits;
     private final String events;
     private final String commands;
+    private final CommitStatements sql;
     private Ledgers store;
     private CommitListener listener;
     /** Watches not yet closed; the listener runs while there is one. */
@@ -285,6 +286,11 @@ public final class PostgresLedgerStore implements LedgerStore {
       this.commits = schema + ".commits";
       this.events = schema + ".events";
       this.commands = schema + ".commands";
+      this.sql = CommitStatements.of(this);
+    }
+
+    CommitStatements sql() {
+      return sql;
     }
 
     String ledgers() {

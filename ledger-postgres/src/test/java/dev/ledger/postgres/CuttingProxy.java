@@ -14,16 +14,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A TCP proxy between the driver and the server that, once armed, cuts one connection at a
- * chosen point around the client's {@code COMMIT}: either {@linkplain Cut#BEFORE_COMMIT
- * before the server receives it} (the transaction never commits), or {@linkplain
- * Cut#AFTER_COMMIT after the server answered it} (the transaction committed, and the answer
- * is thrown away). Either way the client sees a broken connection while it waits for the
- * answer to its COMMIT.
+ * chosen point around the message that commits: the first client write that contains the
+ * marker bytes given to {@link #arm}. Either {@linkplain Cut#BEFORE_COMMIT before the server
+ * receives it} (nothing commits), or {@linkplain Cut#AFTER_COMMIT after the server answered
+ * it} (the server committed, and its answer is thrown away). Either way the client sees a
+ * broken connection while it waits for the answer.
  *
- * <p>With {@code prepareThreshold=0} in its URL, the driver sends {@code COMMIT} as the query
- * text of its own protocol message every time (not as a named statement prepared once); no
- * statement of the store contains the word in capitals, so the bytes {@code COMMIT} in the
- * client's stream mark that message.
+ * <p>The store commits with one statement in autocommit mode: PostgreSQL commits it at the
+ * Sync message that ends the client's write, and only then flushes its answer, so the first
+ * bytes back after that write mean the commit is done. With {@code prepareThreshold=0} in its
+ * URL, the driver sends the statement's text every time (not a named statement prepared
+ * once), so its text marks the message.
  */
 final class CuttingProxy implements AutoCloseable {
   /** Where to cut. */
@@ -32,13 +33,12 @@ final class CuttingProxy implements AutoCloseable {
     AFTER_COMMIT
   }
 
-  private static final byte[] COMMIT = "COMMIT".getBytes(StandardCharsets.US_ASCII);
-
   private final ServerSocket listening;
   private final int serverPort;
   private final List<Socket> sockets = new ArrayList<>();
   private final Thread acceptor;
   private volatile Cut armed;
+  private volatile byte[] marker;
   private volatile CountDownLatch cutDone = new CountDownLatch(1);
 
   CuttingProxy(int serverPort) throws IOException {
@@ -53,9 +53,10 @@ final class CuttingProxy implements AutoCloseable {
     return listening.getLocalPort();
   }
 
-  /** Cuts the next connection that sends a COMMIT, at {@code cut}; then disarms. */
-  void arm(Cut cut) {
+  /** Cuts the next connection whose write contains {@code text}, at {@code cut}; disarms. */
+  void arm(Cut cut, String text) {
     cutDone = new CountDownLatch(1);
+    marker = text.getBytes(StandardCharsets.UTF_8);
     armed = cut;
   }
 
@@ -94,7 +95,7 @@ final class CuttingProxy implements AutoCloseable {
   private final class Connection {
     private final Socket client;
     private final Socket server;
-    /** Set once this connection's COMMIT went through and its answer is to be dropped. */
+    /** Set once this connection's commit went through and its answer is to be dropped. */
     private volatile boolean dropAnswer;
 
     Connection(Socket client, Socket server) {
@@ -109,7 +110,7 @@ final class CuttingProxy implements AutoCloseable {
         int n;
         while ((n = in.read(buffer)) > 0) {
           Cut cut = armed;
-          if (cut != null && contains(buffer, n, COMMIT)) {
+          if (cut != null && contains(buffer, n, marker)) {
             armed = null;
             if (cut == Cut.BEFORE_COMMIT) {
               cutBoth();
@@ -132,7 +133,7 @@ final class CuttingProxy implements AutoCloseable {
         int n;
         while ((n = in.read(buffer)) > 0) {
           if (dropAnswer) {
-            // The server answered the COMMIT: it committed. The client never hears it.
+            // The server answered: it committed. The client never hears it.
             cutBoth();
             return;
           }

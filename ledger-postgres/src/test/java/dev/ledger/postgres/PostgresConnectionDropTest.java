@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A connection cut by a proxy while the client waits for the answer to its COMMIT: the commit
+ * A connection cut by a proxy while the client waits for the answer to its commit: the commit
  * fails with a retryable {@link DatabaseException} whose outcome is unknown, and its retry
  * under the same command id lands exactly once, whether the server had committed (the retry
  * replays) or not (the retry commits).
@@ -60,7 +60,7 @@ class PostgresConnectionDropTest {
       }
       long revision = expected;
       EventDraft draft = EventDraft.of("counted", Map.of("to", 2)).withCommandId("c-2");
-      proxy.arm(cut);
+      proxy.arm(cut, "WITH head AS"); // the text of the store's write statement
       assertThatThrownBy(() -> ledger.commit(revision, new Counter(2), draft))
           .isInstanceOfSatisfying(DatabaseException.class, e -> {
             assertThat(e.outcomeUnknown()).as("outcome unknown").isTrue();
