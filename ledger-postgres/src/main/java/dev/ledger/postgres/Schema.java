@@ -48,7 +48,9 @@ import javax.sql.DataSource;
  * <p>Invariants: a ledger's row exists once its first commit committed; its revision equals
  * the number of its commits rows and its next_sequence minus one the number of its events
  * rows; the four tables change together in one transaction per commit (the commit point is
- * that transaction's COMMIT). States and payloads are kept as the exact canonical JSON bytes
+ * that transaction's commit). Generations are unique among the rows of a schema and never
+ * reused, so a row with the same root id and revision but another generation belongs to a
+ * ledger deleted and created again. States and payloads are kept as the exact canonical JSON bytes
  * the core wrote, so that a load reads what the file store would, byte for byte; times are kept
  * as text for the same reason (nanoseconds, which {@code timestamptz} would round). Root ids
  * sort with the "C" collation, the order {@link String#compareTo} gives.
