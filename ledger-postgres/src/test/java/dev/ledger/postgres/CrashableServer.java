@@ -42,6 +42,8 @@ final class CrashableServer implements AutoCloseable {
         .setDataDirectory(data)
         .setCleanDataDirectory(false)
         .setPort(port)
+        // Crash recovery on a loaded machine can outlast the default wait for the start.
+        .setPGStartupWait(Duration.ofSeconds(90))
         .setServerConfig("fsync", "off")
         .setServerConfig("synchronous_commit", "on")
         .setServerConfig("full_page_writes", "off");
