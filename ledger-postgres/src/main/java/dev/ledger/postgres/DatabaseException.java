@@ -2,21 +2,36 @@ package dev.ledger.postgres;
 
 import dev.ledger.core.LedgerException;
 import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 
 /**
  * A database operation failed: the server refused a statement, the connection broke, or the
  * pool gave no connection in time. Carries the SQLSTATE and says whether the same call may
  * simply be tried again.
  *
- * <p>A commit that fails with {@link #outcomeUnknown()} true may or may not have landed (the
- * connection broke while the server committed). Retry it with the same command id: the retry
- * replays the recorded result if it landed, and commits it if it did not.
+ * <p><b>What a caller does with it.</b> If {@link #retryable()} is false, the failure is not
+ * the environment's passing state (a permission, a missing table, a full disk the server
+ * reports): retrying will not help. If it is true (the server was killed, restarted, shut
+ * down or unreachable, the connection broke, the pool timed out, a serialization failure or
+ * deadlock), the same call may succeed later: back off and try again. A read is simply
+ * repeated. A commit is repeated <em>with the same command id, expected revision and
+ * state</em>: if the first attempt landed, the retry returns its recorded result
+ * ({@link dev.ledger.core.CommitResult#replayed()} true); if it did not, the retry commits
+ * it; either way it lands exactly once. A commit without a command id cannot tell the two
+ * apart: after a failure whose {@link #outcomeUnknown()} is true it may have landed, and a
+ * retry at the same expected revision then fails with a revision conflict.
+ *
+ * <p>{@link #outcomeUnknown()} is true only for a commit whose connection broke after its
+ * {@code COMMIT} was sent and before the server's answer arrived: it may or may not have
+ * landed. A failure before that point left nothing behind.
  */
 public class DatabaseException extends LedgerException {
   private static final long serialVersionUID = 1L;
 
   private final String sqlState;
   private final boolean outcomeUnknown;
+  private final boolean retryable;
 
   /**
    * Wraps a driver failure.
@@ -30,6 +45,8 @@ public class DatabaseException extends LedgerException {
         + cause.getSQLState() + ": " + cause.getMessage(), cause);
     this.sqlState = cause.getSQLState();
     this.outcomeUnknown = outcomeUnknown;
+    this.retryable = outcomeUnknown || isTransient(sqlState)
+        || cause instanceof SQLTransientException || cause instanceof SQLRecoverableException;
   }
 
   /**
@@ -44,12 +61,14 @@ public class DatabaseException extends LedgerException {
   /**
    * Whether the failure is transient: a broken or refused connection (class 08), a server
    * shutting down or restarting (57P01 to 57P03), a serialization failure or deadlock (40001,
-   * 40P01), or no pooled connection in time. The same call may succeed later.
+   * 40P01), no pooled connection in time (the driver's or the pool's transient and
+   * recoverable exceptions), or a commit whose outcome is unknown. The same call may succeed
+   * later; a commit is retried under the same command id (see above).
    *
    * @return true if a retry may succeed
    */
   public boolean retryable() {
-    return isTransient(sqlState);
+    return retryable;
   }
 
   /**

@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
@@ -82,14 +83,14 @@ final class PostgresLedger implements LedgerBackend {
   public Optional<StoredState> read() {
     return query("Reading ledger '" + root + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT revision, updated_at, state_version,"
-          + " state, next_sequence FROM " + tables.ledgers() + " WHERE root_id = ?")) {
+          + " state, next_sequence, generation FROM " + tables.ledgers() + " WHERE root_id = ?")) {
         ps.setString(1, root);
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next()) {
             return Optional.empty();
           }
           JsonNode state = json(rs.getBytes(4), "state");
-          seen = new Head(rs.getLong(1), rs.getLong(5), state);
+          seen = new Head(rs.getLong(1), rs.getLong(5), state, rs.getLong(6));
           return Optional.of(new StoredState(state, rs.getLong(1),
               Instant.parse(rs.getString(2)), rs.getInt(3)));
         }
@@ -119,58 +120,62 @@ final class PostgresLedger implements LedgerBackend {
     });
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On PostgreSQL the commit is one statement in autocommit mode, sent with the setting of
+   * its lock timeout in one round trip; PostgreSQL runs both in one implicit transaction and
+   * commits it when it answers. When this process saw the expected revision last (the hint),
+   * that statement is all; otherwise, or when the hint was stale, one read of the head row and
+   * the command comes first.
+   */
   @Override
   public CommitResult commit(CommitRequest request) {
     String operation = "Commit to ledger '" + root + "'";
     Connection c = tables.connect(operation);
     boolean sent = false;
     try {
-      c.setAutoCommit(false);
-      try {
-        Head hint = seen;
-        if (hint != null && hint.revision() == request.expectedRevision()) {
-          CommitRecord record = record(hint, request);
-          if (attempt(c, record, request)) {
-            sent = true;
-            c.commit();
-            return committed(record, request);
-          }
-          // The hint was stale, or the command was recorded already: the careful path says
-          // which, and how to answer.
-          c.rollback();
-        }
-        Before before = before(c, request);
-        seen = before.head();
-        if (before.recorded() != null) {
-          c.rollback();
-          return before.recorded();
-        }
-        Head head = before.head();
-        long revision = head == null ? 0 : head.revision();
-        if (request.expectedRevision() != revision) {
-          c.rollback();
-          throw new RevisionConflictException(root, request.expectedRevision(), revision);
-        }
-        CommitRecord record = record(head, request);
-        if (!write(c, record, request, false)) {
-          // Another writer took this revision. Its command row is visible to a new statement:
-          // a retry of the same command replays, as on files, where the check runs first.
-          c.rollback();
-          Before now = before(c, request);
-          c.rollback();
-          if (now.recorded() != null) {
-            return now.recorded();
-          }
-          throw new RevisionConflictException(root, request.expectedRevision(),
-              now.head() == null ? 0 : now.head().revision());
-        }
-        sent = true;
-        c.commit();
-        return committed(record, request);
-      } catch (SQLException | RuntimeException e) {
-        Schema.rollbackQuietly(c, e);
-        throw e;
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true); // a data source of the caller's may hand out transactions
       }
+      Head hint = seen;
+      if (hint != null && hint.revision() == request.expectedRevision()) {
+        CommitRecord record = record(hint, request);
+        sent = true;
+        OptionalLong won = attempt(c, record, request, hint);
+        if (won.isPresent()) {
+          return committed(record, request, won.getAsLong());
+        }
+        // The statement wrote nothing: the hint was stale (another writer, or a delete and
+        // recreate elsewhere), or the command was recorded already. The careful path says
+        // which, and how to answer.
+        sent = false;
+      }
+      Before before = before(c, request);
+      seen = before.head();
+      if (before.recorded() != null) {
+        return before.recorded();
+      }
+      Head head = before.head();
+      long revision = head == null ? 0 : head.revision();
+      if (request.expectedRevision() != revision) {
+        throw new RevisionConflictException(root, request.expectedRevision(), revision);
+      }
+      CommitRecord record = record(head, request);
+      sent = true;
+      OptionalLong won = write(c, record, request, head);
+      if (won.isEmpty()) {
+        // Another writer took this revision. Its command row is visible to a new statement:
+        // a retry of the same command replays, as on files, where the check runs first.
+        sent = false;
+        Before now = before(c, request);
+        if (now.recorded() != null) {
+          return now.recorded();
+        }
+        throw new RevisionConflictException(root, request.expectedRevision(),
+            now.head() == null ? 0 : now.head().revision());
+      }
+      return committed(record, request, won.getAsLong());
     } catch (SQLException e) {
       if ("55P03".equals(e.getSQLState())) {
         throw new LockTimeoutException("PostgreSQL row of ledger '" + root + "'",
@@ -184,10 +189,26 @@ final class PostgresLedger implements LedgerBackend {
           return recorded.get();
         }
       }
-      throw new DatabaseException(operation, e, sent);
+      throw new DatabaseException(operation, e, sent && !refusedBeforeCommit(e));
     } finally {
       tables.release(c, operation);
     }
+  }
+
+  /**
+   * Whether the server reported {@code e} for a statement that it then rolled back, so that
+   * the write certainly did not land: a constraint, data or syntax error, a serialization
+   * failure or deadlock, a lock timeout, a limit. A broken connection, a server shutting down
+   * or crashing, or anything else leaves the outcome unknown.
+   */
+  private static boolean refusedBeforeCommit(SQLException e) {
+    String state = e.getSQLState();
+    if (state == null) {
+      return false;
+    }
+    return state.startsWith("22") || state.startsWith("23") || state.startsWith("42")
+        || state.startsWith("54") || state.equals("40001") || state.equals("40P01")
+        || state.equals("55P03");
   }
 
   /**
@@ -195,7 +216,8 @@ final class PostgresLedger implements LedgerBackend {
    * commit in flight finishes or this waits), its commits, events and commands, in one
    * transaction. Afterwards this backend is that of a ledger never committed to. Backends of
    * other stores keep a hint of the old head: their next commit at that revision finds no row
-   * and takes the careful path (a conflict at revision 0).
+   * with that revision and generation (a ledger created again has a new one), writes nothing,
+   * and takes the careful path, which reads the head as it is.
    *
    * @return true if the ledger had a commit
    * @throws dev.ledger.core.LedgerBusyException if a writer held the head row past the lock
@@ -250,7 +272,11 @@ final class PostgresLedger implements LedgerBackend {
     }
   }
 
-  private record Head(long revision, long nextSequence, JsonNode state) {}
+  /**
+   * A head row as read or written: its revision, next sequence, state and generation (a
+   * number the row got when its ledger was created, new after a delete and a recreate).
+   */
+  private record Head(long revision, long nextSequence, JsonNode state, long generation) {}
 
   /**
    * The record that commits {@code request} after {@code head} (null before revision 1).
@@ -269,25 +295,26 @@ final class PostgresLedger implements LedgerBackend {
     return record;
   }
 
-  /** After COMMIT returned: remembers the head, wakes local followers, builds the result. */
-  private CommitResult committed(CommitRecord record, CommitRequest request) {
-    seen = new Head(record.revision(), record.nextSequence(), request.state());
+  /** After the commit returned: remembers the head, wakes local followers, builds the result. */
+  private CommitResult committed(CommitRecord record, CommitRequest request, long generation) {
+    seen = new Head(record.revision(), record.nextSequence(), request.state(), generation);
     signal.fire();
     return record.result(cursorAfter(record.lastSequence(), record.revision()), false);
   }
 
   /**
-   * The write without a read first, on the hint's revision: true if it won. False if another
-   * writer holds the revision or the command id is recorded already (the statement failed on
-   * the command's unique key); then the transaction must be rolled back.
+   * The write without a read first, on the hint's revision and generation: the generation the
+   * row has if it won. Empty if another writer holds the revision, the ledger was deleted or
+   * recreated since, or the command id is recorded already (the statement failed on the
+   * command's unique key and was rolled back); nothing was written then.
    */
-  private boolean attempt(Connection c, CommitRecord record, CommitRequest request)
-      throws SQLException {
+  private OptionalLong attempt(Connection c, CommitRecord record, CommitRequest request,
+      Head hint) throws SQLException {
     try {
-      return write(c, record, request, true);
+      return write(c, record, request, hint);
     } catch (SQLException e) {
       if ("23505".equals(e.getSQLState())) {
-        return false;
+        return OptionalLong.empty();
       }
       throw e;
     }
@@ -297,32 +324,27 @@ final class PostgresLedger implements LedgerBackend {
   private record Before(Head head, CommitResult recorded) {}
 
   /**
-   * One statement, one snapshot, no lock: bounds this transaction's lock waits by the lock
-   * timeout, and reads the head row and the request's command row.
+   * One statement, one snapshot, no lock: reads the head row and the request's command row.
    *
    * @throws CommandConflictException if the command was recorded with another digest
    */
   private Before before(Connection c, CommitRequest request) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT set_config('lock_timeout', ?, true),"
-        + " l.revision, l.next_sequence, l.state, k.digest, k.revision"
-        + " FROM (VALUES (1)) AS one (x)"
-        + " LEFT JOIN " + tables.ledgers() + " l ON l.root_id = ?"
-        + " LEFT JOIN " + tables.commands() + " k ON k.root_id = ? AND k.command_id = ?")) {
-      ps.setString(1, lockTimeout());
+    try (PreparedStatement ps = c.prepareStatement(tables.sql().before())) {
+      ps.setString(1, root);
       ps.setString(2, root);
-      ps.setString(3, root);
-      ps.setString(4, request.publicCommandId());
+      ps.setString(3, request.publicCommandId());
       String digest;
       long recordedRevision;
       Head head = null;
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
-        long revision = rs.getLong(2);
+        long revision = rs.getLong(1);
         if (!rs.wasNull()) {
-          head = new Head(revision, rs.getLong(3), json(rs.getBytes(4), "state"));
+          head = new Head(revision, rs.getLong(2), json(rs.getBytes(3), "state"),
+              rs.getLong(6));
         }
-        digest = rs.getString(5);
-        recordedRevision = rs.getLong(6);
+        digest = rs.getString(4);
+        recordedRevision = rs.getLong(5);
       }
       if (digest == null) {
         return new Before(head, null);
@@ -336,38 +358,19 @@ final class PostgresLedger implements LedgerBackend {
   }
 
   /**
-   * Writes the commit in one statement: moves the head row from the expected revision (or
-   * inserts it for revision 1) and, only if that took a row, inserts the commit, its events
-   * and its command, and queues the notification.
+   * Writes the commit in one statement, in autocommit mode: moves the head row from the
+   * expected revision and generation of {@code previous} (or inserts it for revision 1) and,
+   * only if that took a row, inserts the commit, its events and its command, and queues the
+   * notification. The lock timeout is set in the same implicit transaction, sent in the same
+   * round trip; PostgreSQL commits when it answers.
    *
-   * @param setLockTimeout whether to bound this transaction's lock waits first, in the same
-   *     round trip (the driver sends both statements at once)
-   * @return false if another writer holds the revision (nothing was written)
+   * @param previous the head the record follows, or null for revision 1
+   * @return the generation of the ledger's row if the write won; empty if another writer holds
+   *     the revision or the row has another generation (nothing was written)
    */
-  private boolean write(Connection c, CommitRecord record, CommitRequest request,
-      boolean setLockTimeout) throws SQLException {
+  private OptionalLong write(Connection c, CommitRecord record, CommitRequest request,
+      Head previous) throws SQLException {
     boolean first = record.revision() == 1;
-    String head = first
-        ? "INSERT INTO " + tables.ledgers() + " (revision, next_sequence, state_version,"
-            + " updated_at, state, root_id) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id"
-        : "UPDATE " + tables.ledgers() + " SET revision = ?, next_sequence = ?,"
-            + " state_version = ?, updated_at = ?, state = ? WHERE root_id = ? AND revision = ?"
-            + " RETURNING root_id";
-    String sql = (setLockTimeout ? "SELECT set_config('lock_timeout', ?, true); " : "")
-        + "WITH head AS (" + head + "),"
-        + " commit_row AS (INSERT INTO " + tables.commits() + " (root_id, revision, committed_at,"
-        + " first_sequence, event_count, record_format, command_id, command_digest,"
-        + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM head),"
-        + " event_rows AS (INSERT INTO " + tables.events() + " (root_id, sequence, revision, type,"
-        + " payload, operation_id, command_id, occurred_at, id)"
-        + " SELECT head.root_id, e.sequence, ?, e.type, e.payload, e.operation_id, e.command_id,"
-        + " e.occurred_at, e.id FROM head, unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[],"
-        + " ?::text[], ?::text[], ?::text[]) AS e (sequence, type, payload, operation_id,"
-        + " command_id, occurred_at, id)),"
-        + " command_row AS (INSERT INTO " + tables.commands() + " (root_id, command_id, digest,"
-        + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
-        + " SELECT count(*) FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
     byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
         : LedgerJson.canonical(request.state());
     List<Event> events = record.events();
@@ -389,22 +392,23 @@ final class PostgresLedger implements LedgerBackend {
       times[i] = e.occurredAt().toString();
       ids[i] = e.id();
     }
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
+    String committedAt = record.committedAt().toString();
+    try (PreparedStatement ps = c.prepareStatement(first ? tables.sql().writeFirst()
+        : tables.sql().writeNext())) {
       int p = 1;
-      if (setLockTimeout) {
-        ps.setString(p++, lockTimeout());
-      }
+      ps.setString(p++, lockTimeout());
       ps.setLong(p++, record.revision());
       ps.setLong(p++, record.nextSequence());
       ps.setInt(p++, record.stateVersion());
-      ps.setString(p++, record.committedAt().toString());
+      ps.setString(p++, committedAt);
       ps.setBytes(p++, state);
       ps.setString(p++, root);
       if (!first) {
         ps.setLong(p++, record.revision() - 1);
+        ps.setLong(p++, previous.generation());
       }
       ps.setLong(p++, record.revision());
-      ps.setString(p++, record.committedAt().toString());
+      ps.setString(p++, committedAt);
       ps.setLong(p++, record.firstSequence());
       ps.setInt(p++, n);
       ps.setInt(p++, record.format());
@@ -428,12 +432,9 @@ final class PostgresLedger implements LedgerBackend {
       ps.setString(p++, tables.channel());
       ps.setString(p++, root);
       ps.execute();
-      if (setLockTimeout) {
-        ps.getMoreResults();
-      }
+      ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {
-        rs.next();
-        return rs.getLong(1) == 1;
+        return rs.next() ? OptionalLong.of(rs.getLong(1)) : OptionalLong.empty();
       }
     }
   }

@@ -35,19 +35,26 @@ import javax.sql.DataSource;
  * import in the same format).
  *
  * <p><b>Tables.</b> The store creates and migrates its tables in its schema when it opens
- * ({@link Schema} documents them). A commit is one transaction: the head row of the ledger is
- * moved from the expected revision by an {@code UPDATE ... WHERE revision = expected} (an
+ * ({@link Schema} documents them). A commit is one transaction, sent as one statement in
+ * autocommit mode (one round trip): the head row of the ledger is moved from the expected
+ * revision by an {@code UPDATE ... WHERE revision = expected} (an
  * {@code INSERT ... ON CONFLICT DO NOTHING} for the first revision), so that under any number
  * of clients exactly one writer wins each revision; the commit, its events and its command id
- * are inserted in the same transaction. Event sequences continue from the head row, never from
+ * are inserted in the same transaction. A commit on the revision this store last saw skips
+ * reading the head first; its guard then also names the head row's generation, which a
+ * ledger deleted and created again (by any process) does not share, so a stale memory of the
+ * head writes nothing and the commit falls back to reading the head. Event sequences continue from the head row, never from
  * a database sequence, so they have no gaps. Reads are plain MVCC reads: they take no lock and
  * never wait for a writer. A writer waits for a concurrent writer of the same ledger at most
  * the lock timeout of its options ({@link dev.ledger.core.LockTimeoutException}).
  *
  * <p><b>Durability.</b> A commit is acknowledged once PostgreSQL committed its transaction;
  * what that means on disk is the server's {@code synchronous_commit} and replication setting,
- * not {@link LedgerOptions#durability()}. A commit whose connection broke while committing
- * fails with {@link DatabaseException#outcomeUnknown()}: retry it with the same command id.
+ * not {@link LedgerOptions#durability()}. Database failures are {@link DatabaseException}s
+ * that say whether they are {@linkplain DatabaseException#retryable() retryable}; a commit
+ * whose connection broke after it was sent fails with
+ * {@link DatabaseException#outcomeUnknown()}: retry it with the same command id, and it lands
+ * exactly once (the retry replays it if it had landed).
  *
  * <p><b>Following.</b> Followers are woken by {@code LISTEN/NOTIFY}: a store holds one
  * listening connection, opened when its first follower opens, whatever the number of
@@ -268,6 +275,7 @@ public final class PostgresLedgerStore implements LedgerStore {
     private final String commits;
     private final String events;
     private final String commands;
+    private final CommitStatements sql;
     private Ledgers store;
     private CommitListener listener;
     /** Watches not yet closed; the listener runs while there is one. */
@@ -285,6 +293,11 @@ public final class PostgresLedgerStore implements LedgerStore {
       this.commits = schema + ".commits";
       this.events = schema + ".events";
       this.commands = schema + ".commands";
+      this.sql = CommitStatements.of(this);
+    }
+
+    CommitStatements sql() {
+      return sql;
     }
 
     String ledgers() {

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
  *
  * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
- * Version 1:
+ * Version 2:
  * <pre>
  * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
  *
@@ -23,7 +23,9 @@ import javax.sql.DataSource;
  *         next_sequence bigint,                     the sequence the next event gets
  *         state_version int,                        state version of the latest state
  *         updated_at text,                          commit time, ISO-8601 as Instant.toString
- *         state bytea)                              the latest state, canonical JSON bytes
+ *         state bytea,                              the latest state, canonical JSON bytes
+ *         generation bigint)                        from the sequence generations when the row
+ *                                                   is inserted: new for a recreated ledger
  *
  * commits(root_id, revision,  PRIMARY KEY           one row per revision, 1, 2, 3 ... no gap
  *         committed_at text, first_sequence bigint, event_count int,
@@ -46,7 +48,9 @@ import javax.sql.DataSource;
  * <p>Invariants: a ledger's row exists once its first commit committed; its revision equals
  * the number of its commits rows and its next_sequence minus one the number of its events
  * rows; the four tables change together in one transaction per commit (the commit point is
- * that transaction's COMMIT). States and payloads are kept as the exact canonical JSON bytes
+ * that transaction's commit). Generations are unique among the rows of a schema and never
+ * reused, so a row with the same root id and revision but another generation belongs to a
+ * ledger deleted and created again. States and payloads are kept as the exact canonical JSON bytes
  * the core wrote, so that a load reads what the file store would, byte for byte; times are kept
  * as text for the same reason (nanoseconds, which {@code timestamptz} would round). Root ids
  * sort with the "C" collation, the order {@link String#compareTo} gives.
@@ -60,7 +64,7 @@ final class Schema {
   /** The advisory lock key every migration takes: "ledger" in ASCII. */
   static final long MIGRATION_LOCK = 0x6c6564676572L;
   /** The schema version this library writes and the newest it opens. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
@@ -108,7 +112,19 @@ final class Schema {
         revision bigint NOT NULL,
         PRIMARY KEY (root_id, command_id))""");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1);
+  /**
+   * Version 2: a generation per head row, drawn from a sequence when the row is inserted, so
+   * that a ledger deleted and created again is told apart from the old one at the same
+   * revision (commits guard on it with the revision).
+   */
+  private static final List<String> V2 = List.of(
+      "CREATE SEQUENCE %1$s.generations",
+      "ALTER TABLE %1$s.ledgers ADD COLUMN generation bigint",
+      "UPDATE %1$s.ledgers SET generation = nextval('%1$s.generations')",
+      "ALTER TABLE %1$s.ledgers ALTER COLUMN generation SET DEFAULT"
+          + " nextval('%1$s.generations'), ALTER COLUMN generation SET NOT NULL");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2);
 
   private Schema() {}
 
