@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.google.common.base.Preconditions;
 import dev.ledger.collections.patchlog.PatchLogCollectionStore;
 import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.collections.Key;
+import dev.ledger.examples.rollouts.RolloutDocuments.Attempt;
 import dev.ledger.examples.rollouts.RolloutDocuments.AttemptStatus;
 import dev.ledger.examples.rollouts.RolloutDocuments.RolloutConfig;
 import java.io.BufferedReader;
@@ -14,6 +16,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +43,10 @@ import java.util.concurrent.TimeoutException;
  *   <li>every worker dequeues and claims rollouts with new attempts, adds spans with
  *       sequence ids from the rollout's counter, and ends each attempt succeeded or failed (a
  *       seeded hash decides); a failed attempt with retries left requeues its rollout, and
- *       any worker may take it again. Each of those steps is one transaction. Workers that
- *       find the queue empty run the watchdog: {@value #UNRESPONSIVE_SECONDS} s after the
- *       killed worker's last heartbeat, its attempt is unresponsive and the rollout goes back
- *       to the queue for another attempt;</li>
+ *       any worker may take it again. Each of those steps is one transaction.
+ *       {@value #UNRESPONSIVE_SECONDS} s after the killed worker's last heartbeat the
+ *       watchdog runs, finds its attempt unresponsive and puts the rollout back in the queue
+ *       for another attempt;</li>
  *   <li>when every rollout has ended, the partition and its change feed are checked
  *       ({@link RolloutInvariants}).</li>
  * </ol>
@@ -51,7 +55,7 @@ public final class RolloutLifecycle {
   /** Attempts each rollout is allowed. */
   static final int MAX_ATTEMPTS = 3;
   /** Silence after which the watchdog finds an attempt unresponsive. */
-  static final long UNRESPONSIVE_SECONDS = 5;
+  static final long UNRESPONSIVE_SECONDS = 10;
   private static final long DEADLINE_NANOS = TimeUnit.MINUTES.toNanos(3);
 
   /**
@@ -183,6 +187,9 @@ public final class RolloutLifecycle {
               line -> { }, 0);
           running.add(threads.submit(worker::runUntilAllEnded));
         }
+        runWatchdogFor(store, hung[1], hung[2]);
+        out.println("the watchdog found attempt " + killed + " unresponsive "
+            + UNRESPONSIVE_SECONDS + " s after its last heartbeat; its rollout is requeued");
         for (Future<Integer> f : running) {
           f.get(DEADLINE_NANOS, TimeUnit.NANOSECONDS);
         }
@@ -202,6 +209,34 @@ public final class RolloutLifecycle {
       long revision = ledgers.head(config.partition()).orElseThrow().revision();
       return new Result(findings, revision, killed);
     }
+  }
+
+  /**
+   * Runs the watchdog once the killed attempt has been silent for
+   * {@value #UNRESPONSIVE_SECONDS} s, until it finds that attempt. The reference runs it
+   * before most operations; here it runs at one moment, so that a live worker slowed down by
+   * a loaded machine is judged only then (a live attempt silent that long would be retried
+   * too, as in the reference, and the invariants would report it).
+   */
+  private static void runWatchdogFor(RolloutStore store, String rolloutId, String attemptId)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE_NANOS;
+    while (System.nanoTime() < deadline) {
+      Attempt attempt = store.read(v -> v.collection("attempts", Attempt.class)
+          .get(Key.of(rolloutId, attemptId))).orElseThrow();
+      Instant silentUntil = attempt.lastHeartbeatTime().plusSeconds(UNRESPONSIVE_SECONDS);
+      Duration wait = Duration.between(Instant.now(), silentUntil);
+      if (!wait.isNegative()) {
+        TimeUnit.MILLISECONDS.sleep(wait.toMillis() + 50); // a wait for a time, by design
+        continue;
+      }
+      if (store.watchdog().stream().anyMatch(a -> a.attemptId().equals(attemptId))
+          || attempt.status() == AttemptStatus.UNRESPONSIVE) {
+        return;
+      }
+    }
+    throw new IllegalStateException("the watchdog did not find attempt " + attemptId
+        + " unresponsive");
   }
 
   private static String randomChars(Random random) {

@@ -421,8 +421,9 @@ public final class RolloutStore {
    * run longer than the rollout's {@code timeoutSeconds}, else {@code UNRESPONSIVE} when its
    * last heartbeat (or its start, without one) is older than {@code unresponsiveSeconds};
    * each change goes through the path of {@link #updateAttempt}, so a retry requeues the
-   * rollout. The reference debounces it across callers; here callers decide when to run it
-   * (the workers of {@link RolloutWorker} run it when they find the queue empty).
+   * rollout. The reference runs it before most operations, debounced across callers; here
+   * callers decide when to run it ({@link RolloutLifecycle} runs it once its killed worker
+   * has been silent long enough).
    *
    * @return the attempts it changed
    */

@@ -20,9 +20,8 @@ import java.util.function.Consumer;
  * rollout (claiming it with a new attempt), reports the attempt's spans in small batches, and
  * ends the attempt as succeeded or failed; a failed attempt with retries left puts its rollout
  * back in the queue, for any worker. Each of those steps is one transaction of the
- * {@link RolloutStore}. A worker that finds the queue empty runs the store's watchdog (which
- * finds attempts whose worker went silent, and requeues their rollouts) and polls again; it
- * stops when the queue is empty and every rollout has ended.
+ * {@link RolloutStore}. A worker that finds the queue empty polls again (a rollout may come
+ * back for a retry); it stops when the queue is empty and every rollout has ended.
  *
  * <p>Which attempts fail is decided by a hash of the seed, the rollout and the attempt's
  * sequence id, so a run's outcomes do not depend on which worker got what.
@@ -98,7 +97,6 @@ public final class RolloutWorker {
         pause = TimeUnit.MICROSECONDS.toNanos(500);
         continue;
       }
-      store.watchdog();
       if (store.allEnded()) {
         return claims;
       }
