@@ -78,6 +78,20 @@ class ReadmeTest {
   }
 
   @Test
+  void theLifecycleQuickStartPrintsWhatTheReadmeSays() throws Exception {
+    List<String> printed = run(() -> LifecycleQuickStart.main(new String[] {dir.toString()}));
+
+    assertThat(printed).containsExactlyElementsOf(readme().outputs.get("lifecycle-output"));
+  }
+
+  @Test
+  void theRegistryQuickStartPrintsWhatTheReadmeSays() throws Exception {
+    List<String> printed = run(() -> RegistryQuickStart.main(new String[] {dir.toString()}));
+
+    assertThat(printed).containsExactlyElementsOf(readme().outputs.get("registry-output"));
+  }
+
+  @Test
   void theQuickStartRunsWithoutArgumentsInANewDirectory() throws Exception {
     List<String> printed = run(() -> QuickStart.main(new String[0]));
 
