@@ -38,24 +38,30 @@ public record Operation(String id, String task, int attempt, OperationStatus sta
 
   /** This operation claimed by {@code worker}. */
   public Operation claimedBy(String worker) {
-    return new Operation(id, task, attempt, OperationStatus.RUNNING, worker, session,
+    return new Operation(id, task, attempt, guard(OperationStatus.RUNNING), worker, session,
         recoveredFrom, snapshotId, error);
   }
 
   /** This operation in another status. */
   public Operation withStatus(OperationStatus next) {
-    return new Operation(id, task, attempt, next, owner, session, recoveredFrom, snapshotId,
-        error);
+    return new Operation(id, task, attempt, guard(next), owner, session, recoveredFrom,
+        snapshotId, error);
   }
 
   /** This operation finished with a snapshot, and an error if it failed. */
   public Operation finished(OperationStatus next, String snapshot, String why) {
-    return new Operation(id, task, attempt, next, owner, session, recoveredFrom, snapshot, why);
+    return new Operation(id, task, attempt, guard(next), owner, session, recoveredFrom, snapshot,
+        why);
   }
 
   /** This operation recovered by session {@code by}: back to pending, or cancelled. */
   public Operation recovered(OperationStatus next, int by) {
-    return new Operation(id, task, attempt, next, next == OperationStatus.PENDING ? null : owner,
-        by, status, snapshotId, error);
+    return new Operation(id, task, attempt, guard(next),
+        next == OperationStatus.PENDING ? null : owner, by, status, snapshotId, error);
+  }
+
+  /** {@code next}, if the operation lifecycle allows moving there from this status. */
+  private OperationStatus guard(OperationStatus next) {
+    return OperationStatus.lifecycle().check(status, next, id);
   }
 }

@@ -1,6 +1,7 @@
 package dev.ledger.examples;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.ledger.core.lifecycle.Lifecycle;
 
 /**
  * The life of a background operation (one attempt of one task): {@code pending} until a
@@ -21,6 +22,25 @@ public enum OperationStatus {
   @JsonProperty("failed") FAILED,
   /** The attempt was stopped before it finished (terminal). */
   @JsonProperty("cancelled") CANCELLED;
+
+  private static final Lifecycle<OperationStatus> LIFECYCLE = Lifecycle
+      .forEnum(OperationStatus.class, OperationStatus::wireName)
+      .initial(PENDING)
+      .allow(PENDING, RUNNING)
+      // Back to pending: recovery hands an attempt whose owner died to a new worker.
+      .allow(RUNNING, STOP_REQUESTED, SUCCEEDED, FAILED, PENDING)
+      .allow(STOP_REQUESTED, CANCELLED)
+      .terminal(SUCCEEDED, FAILED, CANCELLED)
+      .build();
+
+  /**
+   * The operation lifecycle: pending -> running -> stop_requested, succeeded, failed or back
+   * to pending (recovery); stop_requested -> cancelled. {@link Operation} checks every change
+   * of status against it.
+   */
+  public static Lifecycle<OperationStatus> lifecycle() {
+    return LIFECYCLE;
+  }
 
   /** Whether a restarted orchestrator must still act on an operation in this state. */
   public boolean recoverable() {

@@ -24,23 +24,30 @@ public record Task(String id, List<String> dependsOn, TaskStatus status, int att
 
   /** This task in another status. */
   public Task withStatus(TaskStatus next) {
-    return new Task(id, dependsOn, next, attempts, failures, snapshotId);
+    return new Task(id, dependsOn, guard(next), attempts, failures, snapshotId);
   }
 
   /** This task with one more attempt dispatched. */
   public Task dispatched() {
-    return new Task(id, dependsOn, TaskStatus.QUEUED, attempts + 1, failures, snapshotId);
+    return new Task(id, dependsOn, guard(TaskStatus.QUEUED), attempts + 1, failures,
+        snapshotId);
   }
 
   /** This task after a failed attempt: waiting for a retry, or failed if none is left. */
   public Task failedAttempt(int maxAttempts) {
     int failed = failures + 1;
-    return new Task(id, dependsOn, failed >= maxAttempts ? TaskStatus.FAILED : TaskStatus.WAITING,
-        attempts, failed, snapshotId);
+    return new Task(id, dependsOn,
+        guard(failed >= maxAttempts ? TaskStatus.FAILED : TaskStatus.WAITING), attempts, failed,
+        snapshotId);
   }
 
   /** This task after a successful attempt whose output was frozen as {@code snapshot}. */
   public Task succeeded(String snapshot) {
-    return new Task(id, dependsOn, TaskStatus.SUCCEEDED, attempts, failures, snapshot);
+    return new Task(id, dependsOn, guard(TaskStatus.SUCCEEDED), attempts, failures, snapshot);
+  }
+
+  /** {@code next}, if the task lifecycle allows moving there from this status. */
+  private TaskStatus guard(TaskStatus next) {
+    return TaskStatus.lifecycle().check(status, next, id);
   }
 }

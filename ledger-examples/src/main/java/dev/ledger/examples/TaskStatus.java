@@ -1,6 +1,7 @@
 package dev.ledger.examples;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.ledger.core.lifecycle.Lifecycle;
 
 /** Where a task of the plan stands. */
 public enum TaskStatus {
@@ -17,9 +18,29 @@ public enum TaskStatus {
   /** A dependency failed, so it never ran (terminal). */
   @JsonProperty("skipped") SKIPPED;
 
+  private static final Lifecycle<TaskStatus> LIFECYCLE = Lifecycle
+      .forEnum(TaskStatus.class, TaskStatus::wireName)
+      .initial(WAITING)
+      .allow(WAITING, QUEUED, SKIPPED)
+      .allow(QUEUED, RUNNING)
+      // Back to queued: recovery re-runs the attempt; back to waiting: a failed or cancelled
+      // attempt with attempts left.
+      .allow(RUNNING, SUCCEEDED, FAILED, WAITING, QUEUED)
+      .terminal(SUCCEEDED, FAILED, SKIPPED)
+      .build();
+
+  /**
+   * The task lifecycle: waiting -> queued or skipped; queued -> running; running ->
+   * succeeded, failed, waiting (retry) or queued (recovery). {@link Task} checks every change
+   * of status against it.
+   */
+  public static Lifecycle<TaskStatus> lifecycle() {
+    return LIFECYCLE;
+  }
+
   /** Whether nothing will change this task any more. */
   public boolean terminal() {
-    return this == SUCCEEDED || this == FAILED || this == SKIPPED;
+    return LIFECYCLE.isTerminal(this);
   }
 
   /** The name used in the ledger and in event types. */

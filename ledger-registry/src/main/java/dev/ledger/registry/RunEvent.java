@@ -5,9 +5,10 @@ import com.google.common.base.Preconditions;
 import java.time.Instant;
 
 /**
- * One event of a run's history, as {@link RunRegistry#runEvents} returns it: {@value #RUN_ALLOCATED}
- * at sequence 1, then one {@value dev.ledger.core.lifecycle.StatusChanged#TYPE} per
- * transition whose sequence equals the run's revision after it.
+ * One event of a run's history, as {@link RunRegistry#runEvents} returns it:
+ * {@value #RUN_ALLOCATED} at sequence 1, then one
+ * {@value dev.ledger.core.lifecycle.StatusChanged#TYPE} per transition whose sequence equals
+ * the run's revision after it.
  *
  * @param runId the run's registry id
  * @param sequence the event's number in the run's history, equal to the run's revision after it

@@ -12,7 +12,8 @@ import java.util.Optional;
  * {@link dev.ledger.registry.collections.CollectionRunRegistry}.
  *
  * <p><b>Writes</b> are atomic and durable as the underlying store's commits are: a refused
- * write (any {@link RegistryException}, {@link dev.ledger.core.lifecycle.InvalidTransitionException},
+ * write (any {@link RegistryException},
+ * {@link dev.ledger.core.lifecycle.InvalidTransitionException},
  * {@link dev.ledger.core.lifecycle.UnknownStateException}) writes nothing. Several processes
  * may share one registry; each write is checked against the latest committed state.
  *

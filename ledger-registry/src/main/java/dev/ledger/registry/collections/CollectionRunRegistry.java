@@ -16,6 +16,7 @@ import dev.ledger.collections.View;
 import dev.ledger.collections.patchlog.PatchLogCollectionStore;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.lifecycle.Lifecycle;
+import dev.ledger.core.lifecycle.StatusChanged;
 import dev.ledger.core.lifecycle.Transition;
 import dev.ledger.core.spi.PatchLogSource;
 import dev.ledger.registry.DuplicateRunException;
@@ -27,6 +28,7 @@ import dev.ledger.registry.RunEvent;
 import dev.ledger.registry.RunFilters;
 import dev.ledger.registry.RunNotActiveException;
 import dev.ledger.registry.RunNotFoundException;
+import dev.ledger.registry.RunOwner;
 import dev.ledger.registry.RunRecord;
 import dev.ledger.registry.RunRegistry;
 import dev.ledger.registry.RunStatus;
@@ -40,8 +42,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -166,7 +173,7 @@ public final class CollectionRunRegistry implements RunRegistry {
     String canonicalPath = canonical.toString();
     String display = canonical.getFileName() == null ? canonicalPath
         : canonical.getFileName().toString();
-    return toWorkspace(write(tx -> {
+    return RunDocuments.toWorkspace(write(tx -> {
       Collection<WorkspaceDoc> workspaces = tx.collection(WORKSPACES, WorkspaceDoc.class);
       long now = clock.millis();
       Optional<WorkspaceDoc> owner = workspaces.get(Query.builder()
@@ -186,7 +193,7 @@ public final class CollectionRunRegistry implements RunRegistry {
   public Optional<Workspace> workspace(String workspaceId) {
     Preconditions.checkNotNull(workspaceId, "workspaceId");
     return read(view -> workspaces(view).get(Key.of(workspaceId)).map(
-        CollectionRunRegistry::toWorkspace));
+        RunDocuments::toWorkspace));
   }
 
   @Override
@@ -270,9 +277,9 @@ public final class CollectionRunRegistry implements RunRegistry {
     int bounded = Math.max(MIN_LIST_LIMIT, Math.min(limit, MAX_LIST_LIMIT));
     return read(view -> {
       List<RunRecord> out = new ArrayList<>();
-      java.util.Map<String, String> paths = new java.util.HashMap<>();
+      Map<String, String> paths = new HashMap<>();
       for (RunDoc doc : order.current(view).newestFirst(view, filters, bounded)) {
-        out.add(toRecord(doc, paths.computeIfAbsent(doc.workspaceId(),
+        out.add(RunDocuments.toRecord(doc, paths.computeIfAbsent(doc.workspaceId(),
             id -> workspacePath(view, doc))));
       }
       return out;
@@ -285,15 +292,15 @@ public final class CollectionRunRegistry implements RunRegistry {
     int attemptLimit = Math.max(1, Math.min(attemptsPerLineage, MAX_ATTEMPTS_PER_LINEAGE));
     return read(view -> {
       List<Lineage> out = new ArrayList<>();
-      java.util.Map<String, String> paths = new java.util.HashMap<>();
+      Map<String, String> paths = new HashMap<>();
       for (RunOrder.LineageHead head : order.current(view).recentLineages(lineageLimit)) {
         List<RunDoc> attempts = new ArrayList<>(runs(view).query(Query.builder()
             .exact("firstRunId", head.firstRunId()).sortDescending("attemptNumber")
             .limit(attemptLimit).build()).items());
-        java.util.Collections.reverse(attempts);
+        Collections.reverse(attempts);
         List<RunRecord> records = new ArrayList<>();
-        attempts.forEach(doc -> records.add(toRecord(doc, paths.computeIfAbsent(
-            doc.workspaceId(), id -> workspacePath(view, doc)))));
+        attempts.forEach(doc -> records.add(RunDocuments.toRecord(doc,
+            paths.computeIfAbsent(doc.workspaceId(), id -> workspacePath(view, doc)))));
         out.add(new Lineage(head.firstRunId(), Instant.ofEpochMilli(head.updatedAtMs()),
             records));
       }
@@ -319,11 +326,11 @@ public final class CollectionRunRegistry implements RunRegistry {
       List<RunRecord> out = new ArrayList<>();
       for (RunDoc doc : runs(view).query(RunOrder.query(active).build()).items()) {
         if (doc.owner() != null && !doc.owner().instanceId().isEmpty()
-            && doc.owner().targetId().equals(dev.ledger.registry.RunOwner.LOCAL_TARGET)) {
+            && doc.owner().targetId().equals(RunOwner.LOCAL_TARGET)) {
           out.add(record(view, doc));
         }
       }
-      out.sort(java.util.Comparator.comparing(RunRecord::createdAt)
+      out.sort(Comparator.comparing(RunRecord::createdAt)
           .thenComparing(RunRecord::id));
       return out;
     });
@@ -367,8 +374,8 @@ public final class CollectionRunRegistry implements RunRegistry {
       RunDoc doc = runs.get(Key.of(registryRunId))
           .orElseThrow(() -> new RunNotFoundException(registryRunId));
       long now = clock.millis();
-      Transition<RunStatus> step = lifecycle.transition(doc.status(), to, stamped(doc),
-          Instant.ofEpochMilli(now), registryRunId);
+      Transition<RunStatus> step = lifecycle.transition(doc.status(), to,
+          RunTransitions.stamped(doc), Instant.ofEpochMilli(now), registryRunId);
       if (step.isNoOp()) {
         return Optional.empty();
       }
@@ -379,7 +386,7 @@ public final class CollectionRunRegistry implements RunRegistry {
       RunDoc next = RunTransitions.apply(doc, step, revision, now, details);
       runs.update(List.of(next));
       tx.collection(EVENTS, EventDoc.class).insert(List.of(new EventDoc(registryRunId,
-          revision, dev.ledger.core.lifecycle.StatusChanged.TYPE, doc.status(), to,
+          revision, StatusChanged.TYPE, doc.status(), to,
           eventDetails, now)));
       return Optional.of(new Written(tx.revision(), next, workspacePath(tx, next), true));
     });
@@ -406,7 +413,7 @@ public final class CollectionRunRegistry implements RunRegistry {
   private record Written(long readRevision, RunDoc doc, String workspaceDir, boolean wrote) {
     RunRecord record(CollectionRunRegistry registry) {
       registry.order.committed(readRevision, doc, wrote);
-      return toRecord(doc, workspaceDir);
+      return RunDocuments.toRecord(doc, workspaceDir);
     }
   }
 
@@ -437,46 +444,11 @@ public final class CollectionRunRegistry implements RunRegistry {
   }
 
   private static RunRecord record(View view, RunDoc doc) {
-    return toRecord(doc, workspacePath(view, doc));
-  }
-
-  static RunRecord toRecord(RunDoc doc, String workspaceDir) {
-    return new RunRecord(doc.id(), doc.workspaceId(), workspaceDir, doc.externalRunId(),
-        doc.firstRunId(), doc.attemptNumber(), doc.binding(), doc.pipeline(), doc.workflow(),
-        doc.status(), doc.revision(), doc.planChecksum(),
-        doc.request() == null ? JsonNodeFactory.instance.objectNode() : doc.request(),
-        doc.commandArgv() == null ? List.of() : doc.commandArgv(), doc.runRelativePath(),
-        doc.approvedPlanRelativePath(), doc.launchLogRelativePath(), doc.owner(), doc.pid(),
-        instant(doc.startedAtMs()), instant(doc.completedAtMs()), doc.returnCode(),
-        doc.failureSummary(), instant(doc.cancelRequestedAtMs()),
-        Instant.ofEpochMilli(doc.createdAtMs()), Instant.ofEpochMilli(doc.updatedAtMs()));
-  }
-
-  private static Workspace toWorkspace(WorkspaceDoc doc) {
-    return new Workspace(doc.id(), doc.canonicalPath(), doc.displayName(),
-        Instant.ofEpochMilli(doc.createdAtMs()), Instant.ofEpochMilli(doc.lastSeenAtMs()));
-  }
-
-  private static Instant instant(Long millis) {
-    return millis == null ? null : Instant.ofEpochMilli(millis);
-  }
-
-  private static Set<String> stamped(RunDoc doc) {
-    Set<String> out = new HashSet<>();
-    if (doc.startedAtMs() != null) {
-      out.add(RunStatus.STARTED_AT);
-    }
-    if (doc.completedAtMs() != null) {
-      out.add(RunStatus.COMPLETED_AT);
-    }
-    if (doc.cancelRequestedAtMs() != null) {
-      out.add(RunStatus.CANCEL_REQUESTED_AT);
-    }
-    return out;
+    return RunDocuments.toRecord(doc, workspacePath(view, doc));
   }
 
   static Set<RunStatus> activeStatuses() {
-    Set<RunStatus> out = java.util.EnumSet.noneOf(RunStatus.class);
+    Set<RunStatus> out = EnumSet.noneOf(RunStatus.class);
     for (RunStatus status : RunStatus.values()) {
       if (!status.isTerminal()) {
         out.add(status);

@@ -5,6 +5,8 @@ import dev.ledger.registry.RunRegistry;
 import dev.ledger.registry.RunStatus;
 import dev.ledger.registry.TransitionDetails;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 
 /** What an allowed transition writes into a run document. */
 final class RunTransitions {
@@ -43,5 +45,20 @@ final class RunTransitions {
       end--;
     }
     return summary.substring(0, end);
+  }
+
+  /** The timestamp fields a run already carries, for first-entry stamps. */
+  static Set<String> stamped(RunDoc doc) {
+    Set<String> out = new HashSet<>();
+    if (doc.startedAtMs() != null) {
+      out.add(RunStatus.STARTED_AT);
+    }
+    if (doc.completedAtMs() != null) {
+      out.add(RunStatus.COMPLETED_AT);
+    }
+    if (doc.cancelRequestedAtMs() != null) {
+      out.add(RunStatus.CANCEL_REQUESTED_AT);
+    }
+    return out;
   }
 }
