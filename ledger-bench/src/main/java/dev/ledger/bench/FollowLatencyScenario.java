@@ -85,8 +85,8 @@ final class FollowLatencyScenario {
           returned[i] = System.nanoTime();
           long deadline = System.nanoTime() + WAIT.toNanos();
           while (seen.get() < i) {
-            // The reader ends right after it saw the last event: look at what it saw after
-            // noticing that it ended, not before.
+            // The reader ends once it has seen the last commit: only a reader that ended (or
+            // timed out) short of this commit is stuck, so look at what it saw once more.
             if ((System.nanoTime() > deadline || !reader.isAlive()) && seen.get() < i) {
               throw new IllegalStateException("in-process follower stuck at " + seen.get());
             }
