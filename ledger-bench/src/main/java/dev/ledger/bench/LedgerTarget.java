@@ -2,14 +2,18 @@ package dev.ledger.bench;
 
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** The ledger: {@code FileLedgerStore} with the given (by default, durable) options. */
+/**
+ * The ledger: {@code FileLedgerStore} with the given (by default, durable) options, or any
+ * other store given.
+ */
 final class LedgerTarget implements CommitTarget {
-  private final FileLedgerStore store;
+  private final LedgerStore store;
   private final boolean ownsStore;
   private final Ledger<Workload.BenchState> ledger;
   private long revision;
@@ -20,7 +24,7 @@ final class LedgerTarget implements CommitTarget {
   }
 
   /** A target on {@code store}; closing it closes the store only if {@code ownsStore}. */
-  LedgerTarget(FileLedgerStore store, String rootId, boolean ownsStore) {
+  LedgerTarget(LedgerStore store, String rootId, boolean ownsStore) {
     this.store = store;
     this.ownsStore = ownsStore;
     this.ledger = store.ledger(rootId, Workload.BenchState.class);

@@ -3,6 +3,7 @@ package dev.ledger.bench;
 import dev.ledger.core.Durability;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.core.memory.InMemoryLedgerStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -21,6 +22,8 @@ final class SingleLedgerScenario {
   private static final String SYNC_METERED = "ledger, SYNC, with a Micrometer registry";
   private static final String NO_SYNC_METERED = "ledger, UNSAFE_NO_SYNC, with a Micrometer "
       + "registry";
+  private static final String MEMORY = "ledger in memory (InMemoryLedgerStore: CPU only)";
+  private static final String MEMORY_METERED = "ledger in memory, with a Micrometer registry";
 
   private SingleLedgerScenario() {}
 
@@ -42,6 +45,9 @@ final class SingleLedgerScenario {
     targets.put(NO_SYNC_METERED, new LedgerTarget(FileLedgerStore.open(
         dir.resolve("ledger-no-sync-metered"), LedgerOptions.defaults()
             .withDurability(Durability.UNSAFE_NO_SYNC).withMeterRegistry(registry)), "run", true));
+    targets.put(MEMORY, new LedgerTarget(InMemoryLedgerStore.create(), "run", true));
+    targets.put(MEMORY_METERED, new LedgerTarget(InMemoryLedgerStore.create(
+        LedgerOptions.defaults().withMeterRegistry(registry)), "run", true));
     targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
     targets.put("SQLite WAL synchronous=NORMAL",
         new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
@@ -79,6 +85,8 @@ final class SingleLedgerScenario {
         ledger, Report.Goal.AT_LEAST, 0.95);
     report.ratio(NAME, "ledger with a meter registry / without (UNSAFE_NO_SYNC: CPU only)",
         stats.get(NO_SYNC_METERED), stats.get(NO_SYNC), Report.Goal.AT_LEAST, 0.95);
+    report.ratio(NAME, "ledger with a meter registry / without (in memory: CPU only)",
+        stats.get(MEMORY_METERED), stats.get(MEMORY), Report.Goal.AT_LEAST, 0.95);
     report.ratio(NAME, "ledger / floor", ledger, stats.get("floor: append + force"),
         Report.Goal.AT_LEAST, 0.7);
     report.ratio(NAME, "ledger / SQLite FULL", ledger, stats.get("SQLite WAL synchronous=FULL"),
