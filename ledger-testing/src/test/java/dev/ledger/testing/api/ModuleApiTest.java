@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class ModuleApiTest {
   private static final Set<String> PUBLISHED = Set.of("dev.ledger.core", "dev.ledger.artifacts",
-      "dev.ledger.collections", "dev.ledger.testing.base", "dev.ledger.testing");
+      "dev.ledger.collections", "dev.ledger.registry", "dev.ledger.testing.base",
+      "dev.ledger.testing");
 
   private static final List<PublishedModules.Module> MODULES = PublishedModules.onClassPath();
 
