@@ -17,7 +17,7 @@ class ProgressTest {
   void onATerminalTheLineIsRewrittenInPlaceAndFitsTheWidth() {
     Progress progress = new Progress(out, true);
     progress.show("session 1", plan);
-    progress.show("session 1", plan.with(plan.task("t01").succeeded("s")));
+    progress.show("session 1", plan.with(finished(plan.task("t01"))));
     progress.note("killed");
 
     String text = bytes.toString(StandardCharsets.UTF_8);
@@ -33,10 +33,10 @@ class ProgressTest {
   void withoutATerminalThereAreNoCarriageReturnsAndTheLastLineIsAlwaysPrinted() {
     Progress progress = new Progress(out, false);
     progress.show("session 1", plan);
-    progress.show("session 1", plan.with(plan.task("t01").succeeded("s"))); // within 0.5 s
+    progress.show("session 1", plan.with(finished(plan.task("t01")))); // within 0.5 s
     PlanState done = plan;
     for (Task t : plan.tasks().values()) {
-      done = done.with(t.succeeded("s"));
+      done = done.with(finished(t));
     }
     progress.show("session 1", done);
 
@@ -44,5 +44,10 @@ class ProgressTest {
     assertThat(text).doesNotContain("\r");
     assertThat(text.lines()).hasSize(2);
     assertThat(text.lines().toList().get(1)).contains("40/40 done");
+  }
+
+  /** The task moved through its lifecycle (dispatched, running) to succeeded. */
+  private static Task finished(Task task) {
+    return task.dispatched().withStatus(TaskStatus.RUNNING).succeeded("s");
   }
 }
