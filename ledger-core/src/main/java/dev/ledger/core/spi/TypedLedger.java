@@ -195,14 +195,16 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
-    byte[] stateBytes = LedgerJson.canonical(LedgerJson.tree(mapper, newState));
+    JsonNode tree = LedgerJson.tree(mapper, newState);
+    byte[] stateBytes = LedgerJson.canonical(tree);
     if (stateBytes.length > options.maxStateBytes()) {
       throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),
           stateBytes.length);
     }
     JsonNode state;
     try {
-      state = LedgerJson.parse(stateBytes);
+      // The tree a re-read of the bytes gives, without the re-read where it can.
+      state = LedgerJson.reread(tree, stateBytes);
     } catch (IOException e) {
       // LedgerJson.tree refuses what the reader would; this is the last line of defence.
       throw new IllegalArgumentException("state of ledger '" + rootId()
