@@ -5,6 +5,7 @@ import static dev.ledger.core.internal.json.JsonFields.integer;
 import static dev.ledger.core.internal.json.JsonFields.optionalText;
 import static dev.ledger.core.internal.json.JsonFields.text;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -18,6 +19,7 @@ import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.internal.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -227,6 +229,69 @@ public record CommitRecord(
       node.put("stateVersion", stateVersion);
     }
     return node;
+  }
+
+  /**
+   * Writes this record's canonical JSON (the bytes of {@code canonical(toJson())}) to
+   * {@code out} without building the tree.
+   *
+   * @return false if a payload, state or patch holds a node kind only Jackson's writer
+   *     covers: part of the record may have been written, and the caller discards it and
+   *     writes {@link #toJson} instead
+   * @throws IOException from the generator
+   */
+  boolean writeJson(JsonGenerator out) throws IOException {
+    out.writeStartObject();
+    if (commandId != null) {
+      out.writeFieldName("command");
+      out.writeStartObject();
+      out.writeStringField("digest", commandDigest);
+      out.writeStringField("id", commandId);
+      out.writeEndObject();
+    }
+    out.writeStringField("committedAt", committedAt.toString());
+    out.writeFieldName("events");
+    out.writeStartArray();
+    for (Event e : events) {
+      out.writeStartObject();
+      if (e.commandId() != null) {
+        out.writeStringField("commandId", e.commandId());
+      }
+      out.writeStringField("id", e.id());
+      out.writeStringField("occurredAt", e.occurredAt().toString());
+      if (e.operationId() != null) {
+        out.writeStringField("operationId", e.operationId());
+      }
+      out.writeFieldName("payload");
+      if (!LedgerJson.writeCanonical(out, e.payload())) {
+        return false;
+      }
+      out.writeNumberField("sequence", e.sequence());
+      out.writeStringField("type", e.type());
+      out.writeEndObject();
+    }
+    out.writeEndArray();
+    out.writeNumberField("firstSequence", firstSequence);
+    out.writeNumberField("format", format);
+    if (patch != null) {
+      out.writeFieldName("patch");
+      if (!LedgerJson.writeCanonical(out, patch)) {
+        return false;
+      }
+    }
+    out.writeNumberField("revision", revision);
+    out.writeStringField("root", root);
+    if (state != null) {
+      out.writeFieldName("state");
+      if (!LedgerJson.writeCanonical(out, state)) {
+        return false;
+      }
+    }
+    if (format >= 2) {
+      out.writeNumberField("stateVersion", stateVersion);
+    }
+    out.writeEndObject();
+    return true;
   }
 
   /**

@@ -1,10 +1,12 @@
 package dev.ledger.core.internal.journal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.internal.json.LedgerJson;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -25,6 +27,8 @@ public final class JournalLine {
   private static final byte[] MIDDLE = "\",\"commit\":".getBytes(StandardCharsets.US_ASCII);
   /** Bytes before the record: head, 8 hex digits, middle. */
   static final int PREFIX = HEAD.length + 8 + MIDDLE.length;
+  private static final byte[] HEX_PLACEHOLDER = "00000000".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private JournalLine() {}
 
@@ -40,17 +44,58 @@ public final class JournalLine {
 
   /** The complete line, with its trailing newline, for {@code record}. */
   public static byte[] encode(CommitRecord record) {
-    byte[] body = LedgerJson.canonical(record.toJson());
+    // The record is generated once, straight into the line after a placeholder prefix; the
+    // checksum is then taken over the bytes in place and its digits written over the
+    // placeholder.
+    Line out = new Line(Math.max(512, record.events().size() * 512));
+    out.write(HEAD, 0, HEAD.length);
+    out.write(HEX_PLACEHOLDER, 0, 8);
+    out.write(MIDDLE, 0, MIDDLE.length);
+    boolean written;
+    try (JsonGenerator json = LedgerJson.generator(out)) {
+      written = record.writeJson(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("record cannot be written as JSON: " + e.getMessage(),
+          e);
+    }
+    if (!written) {
+      return frame(LedgerJson.canonical(record.toJson()));
+    }
+    out.write('}');
+    out.write('\n');
+    byte[] line = out.bytes();
+    int bodyLength = out.size() - PREFIX - 2;
+    writeHex((int) crc(line, PREFIX, bodyLength), line, HEAD.length);
+    return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
+  }
+
+  private static byte[] frame(byte[] body) {
     byte[] line = new byte[PREFIX + body.length + 2];
     System.arraycopy(HEAD, 0, line, 0, HEAD.length);
-    byte[] hex = HexFormat.of().toHexDigits((int) crc(body, 0, body.length))
-        .getBytes(StandardCharsets.US_ASCII);
-    System.arraycopy(hex, 0, line, HEAD.length, 8);
+    writeHex((int) crc(body, 0, body.length), line, HEAD.length);
     System.arraycopy(MIDDLE, 0, line, HEAD.length + 8, MIDDLE.length);
     System.arraycopy(body, 0, line, PREFIX, body.length);
     line[line.length - 2] = '}';
     line[line.length - 1] = '\n';
     return line;
+  }
+
+  private static void writeHex(int value, byte[] into, int offset) {
+    for (int i = 7; i >= 0; i--) {
+      into[offset + i] = HEX_DIGITS[value & 0xf];
+      value >>>= 4;
+    }
+  }
+
+  /** A growable byte buffer whose array the encoder takes without a copy when it fits. */
+  private static final class Line extends ByteArrayOutputStream {
+    Line(int size) {
+      super(size);
+    }
+
+    byte[] bytes() {
+      return buf;
+    }
   }
 
   /**

@@ -102,4 +102,41 @@ class JournalLineTest {
           JournalLine.DefectException.class);
     }
   }
+
+  @Test
+  void aLineIsTheChecksumAndTheCanonicalJsonOfTheRecordTree(TestSeed seed) {
+    Random random = seed.random();
+    var f = JsonNodeFactory.instance;
+    for (int i = 0; i < 200; i++) {
+      var previous = f.objectNode().put("n", random.nextInt(3)).put("body", "x".repeat(50));
+      var state = f.objectNode().put("n", random.nextInt(3)).put("body", "x".repeat(50))
+          .put("\u00e9t\u00e9", "\u2028\t" + i);
+      var payload = f.objectNode().put("z", i).put("a", "q\"");
+      boolean decimal = random.nextInt(4) == 0;
+      if (decimal) {
+        payload.set("d", DecimalNode.valueOf(new java.math.BigDecimal("1.10")));
+      }
+      List<EventDraft> drafts = random.nextBoolean() ? List.of()
+          : List.of(new EventDraft("t" + i, payload, null, random.nextBoolean() ? "op" : null),
+              EventDraft.of("u", Map.of("k", List.of(1, 2.5, "s"))));
+      boolean command = random.nextBoolean();
+      CommitRequest request = new CommitRequest(i, state, 1000, random.nextInt(3), drafts,
+          command ? "cmd_" + "0".repeat(64) : null, command ? "f".repeat(64) : null);
+      CommitRecord record = CommitRecord.next("root-" + i, i, 1 + i, random.nextBoolean()
+          ? previous : null, request, Instant.ofEpochMilli(random.nextLong() >>> 24));
+      byte[] body = dev.ledger.core.internal.json.LedgerJson.canonical(record.toJson());
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(body);
+      String expected = "{\"crc32c\":\"" + java.util.HexFormat.of().toHexDigits(
+          (int) crc.getValue()) + "\",\"commit\":" + new String(body, StandardCharsets.UTF_8)
+          + "}\n";
+      byte[] line = JournalLine.encode(record);
+      assertThat(new String(line, StandardCharsets.UTF_8)).as("%s case %s", seed, i)
+          .isEqualTo(expected);
+      if (!decimal) { // a decimal reads back as a double
+        assertThat(JournalLine.decode(line, line.length - 1)).as("%s case %s", seed, i)
+            .isEqualTo(record);
+      }
+    }
+  }
 }
