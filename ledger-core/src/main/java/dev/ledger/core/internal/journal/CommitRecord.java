@@ -137,7 +137,7 @@ public record CommitRecord(
     JsonNode patch = null;
     if (previousState != null) {
       Optional<JsonNode> diff = MergePatch.diff(previousState, request.state());
-      if (diff.isPresent() && LedgerJson.canonical(diff.get()).length < request.stateBytes()) {
+      if (diff.isPresent() && LedgerJson.canonicalSize(diff.get()) < request.stateBytes()) {
         patch = diff.get();
       }
     }

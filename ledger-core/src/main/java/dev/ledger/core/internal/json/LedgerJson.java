@@ -186,6 +186,39 @@ public final class LedgerJson {
   }
 
   /**
+   * The length of {@link #canonical}{@code (node)}, counted as the generator flushes, without
+   * the bytes: what a size check needs.
+   *
+   * @throws IllegalArgumentException if the value cannot be written as JSON
+   */
+  public static int canonicalSize(JsonNode node) {
+    ByteCount count = new ByteCount();
+    try (JsonGenerator out = MAPPER.getFactory().createGenerator(count)) {
+      if (!writeCanonical(out, node)) {
+        return canonicalByJackson(node).length;
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Value cannot be written as JSON: " + e.getMessage(), e);
+    }
+    return Math.toIntExact(count.bytes);
+  }
+
+  /** An output stream that only counts. */
+  private static final class ByteCount extends OutputStream {
+    long bytes;
+
+    @Override
+    public void write(int b) {
+      bytes++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      bytes += len;
+    }
+  }
+
+  /**
    * Writes the canonical form of {@code node} to {@code out}, a generator of
    * {@link #generator}: what {@link #canonical} returns, without a copy, for the node kinds
    * that parsing produces.
@@ -212,14 +245,14 @@ public final class LedgerJson {
   /**
    * The tree that {@code parse(canonical(node))} gives, built without writing and parsing
    * where it can: {@code node} itself, normalized in place, which the caller owns and must
-   * not use afterwards (a fresh tree from {@link #tree}). The caller has written the
-   * canonical bytes of {@code node} (so it can be written).
+   * not use afterwards (a fresh tree from {@link #tree}). The caller has checked that the
+   * tree can be written ({@link #canonicalSize}).
    *
    * @throws IOException if the fallback re-read fails
    */
-  public static JsonNode reread(JsonNode node, byte[] canonicalBytes) throws IOException {
+  public static JsonNode reread(JsonNode node) throws IOException {
     JsonNode normal = CanonicalJson.normalized(node);
-    return normal != null ? normal : parse(canonicalBytes);
+    return normal != null ? normal : parse(canonical(node));
   }
 
   private static byte[] canonicalByJackson(JsonNode node) {
