@@ -245,14 +245,16 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
-    byte[] stateBytes = LedgerJson.canonical(LedgerJson.tree(mapper, newState));
-    if (stateBytes.length > options.maxStateBytes()) {
+    JsonNode tree = LedgerJson.tree(mapper, newState);
+    int stateBytes = LedgerJson.canonicalSize(tree);
+    if (stateBytes > options.maxStateBytes()) {
       throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),
-          stateBytes.length);
+          stateBytes);
     }
     JsonNode state;
     try {
-      state = LedgerJson.parse(stateBytes);
+      // The tree a re-read of the bytes gives, without the re-read where it can.
+      state = LedgerJson.reread(tree);
     } catch (IOException e) {
       // LedgerJson.tree refuses what the reader would; this is the last line of defence.
       throw new IllegalArgumentException("state of ledger '" + rootId()
@@ -261,7 +263,7 @@ public final class TypedLedger<S> implements Ledger<S> {
     String commandId = null;
     for (int i = 0; i < drafts.size(); i++) {
       EventDraft draft = Preconditions.checkNotNull(drafts.get(i), "event draft %s is null", i);
-      int size = LedgerJson.canonical(draft.payload()).length;
+      int size = LedgerJson.canonicalSize(draft.payload());
       if (size > options.maxEventPayloadBytes()) {
         throw new LimitExceededException(rootId(), "payload of event " + i + " ("
             + draft.type() + ")", options.maxEventPayloadBytes(), size);
@@ -274,10 +276,10 @@ public final class TypedLedger<S> implements Ledger<S> {
       }
     }
     if (commandId == null) {
-      return new CommitRequest(expectedRevision, state, stateBytes.length, type.version(),
+      return new CommitRequest(expectedRevision, state, stateBytes, type.version(),
           drafts, null, null);
     }
-    return new CommitRequest(expectedRevision, state, stateBytes.length, type.version(),
+    return new CommitRequest(expectedRevision, state, stateBytes, type.version(),
         drafts, CommitRequest.publicCommandId(commandId), CommandDigests.intent(drafts));
   }
 

@@ -118,6 +118,18 @@ public final class CursorCodec {
   }
 
   private static String rootDigest(String root) {
-    return LedgerJson.sha256Hex(root).substring(0, 16);
+    // Every commit returns a cursor: remember the last root's digest (a hash per commit
+    // otherwise). One immutable pair in a volatile field is safe to share across threads.
+    RootDigest last = lastDigest;
+    if (last != null && last.root().equals(root)) {
+      return last.digest();
+    }
+    String digest = LedgerJson.sha256Hex(root).substring(0, 16);
+    lastDigest = new RootDigest(root, digest);
+    return digest;
   }
+
+  private record RootDigest(String root, String digest) {}
+
+  private static volatile RootDigest lastDigest;
 }

@@ -1,10 +1,12 @@
 package dev.ledger.core.internal.journal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.internal.json.LedgerJson;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HexFormat;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -25,6 +27,8 @@ public final class JournalLine {
   private static final byte[] MIDDLE = "\",\"commit\":".getBytes(StandardCharsets.US_ASCII);
   /** Bytes before the record: head, 8 hex digits, middle. */
   static final int PREFIX = HEAD.length + 8 + MIDDLE.length;
+  private static final byte[] HEX_PLACEHOLDER = "00000000".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   private JournalLine() {}
 
@@ -40,17 +44,58 @@ public final class JournalLine {
 
   /** The complete line, with its trailing newline, for {@code record}. */
   public static byte[] encode(CommitRecord record) {
-    byte[] body = LedgerJson.canonical(record.toJson());
+    // The record is generated once, straight into the line after a placeholder prefix; the
+    // checksum is then taken over the bytes in place and its digits written over the
+    // placeholder.
+    Line out = new Line(Math.max(512, record.events().size() * 512));
+    out.write(HEAD, 0, HEAD.length);
+    out.write(HEX_PLACEHOLDER, 0, 8);
+    out.write(MIDDLE, 0, MIDDLE.length);
+    boolean written;
+    try (JsonGenerator json = LedgerJson.generator(out)) {
+      written = record.writeJson(json);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("record cannot be written as JSON: " + e.getMessage(),
+          e);
+    }
+    if (!written) {
+      return frame(LedgerJson.canonical(record.toJson()));
+    }
+    out.write('}');
+    out.write('\n');
+    byte[] line = out.bytes();
+    int bodyLength = out.size() - PREFIX - 2;
+    writeHex((int) crc(line, PREFIX, bodyLength), line, HEAD.length);
+    return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
+  }
+
+  private static byte[] frame(byte[] body) {
     byte[] line = new byte[PREFIX + body.length + 2];
     System.arraycopy(HEAD, 0, line, 0, HEAD.length);
-    byte[] hex = HexFormat.of().toHexDigits((int) crc(body, 0, body.length))
-        .getBytes(StandardCharsets.US_ASCII);
-    System.arraycopy(hex, 0, line, HEAD.length, 8);
+    writeHex((int) crc(body, 0, body.length), line, HEAD.length);
     System.arraycopy(MIDDLE, 0, line, HEAD.length + 8, MIDDLE.length);
     System.arraycopy(body, 0, line, PREFIX, body.length);
     line[line.length - 2] = '}';
     line[line.length - 1] = '\n';
     return line;
+  }
+
+  private static void writeHex(int value, byte[] into, int offset) {
+    for (int i = 7; i >= 0; i--) {
+      into[offset + i] = HEX_DIGITS[value & 0xf];
+      value >>>= 4;
+    }
+  }
+
+  /** A growable byte buffer whose array the encoder takes without a copy when it fits. */
+  private static final class Line extends ByteArrayOutputStream {
+    Line(int size) {
+      super(size);
+    }
+
+    byte[] bytes() {
+      return buf;
+    }
   }
 
   /**
@@ -60,6 +105,35 @@ public final class JournalLine {
    * @throws CommitRecord.FutureFormatException if the record is from a newer format
    */
   public static CommitRecord decode(byte[] line, int length) {
+    int bodyLength = checkFrame(line, length);
+    try {
+      return CommitRecord.fromJson(LedgerJson.parse(line, PREFIX, bodyLength));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new InvalidRecordException("checksum holds but the record is invalid: "
+          + e.getMessage());
+    }
+  }
+
+  /**
+   * Decodes a line (without its newline) as {@link #decode} does, with the same checks and
+   * failures, except that the events' payloads are parsed but not built: each is JSON null.
+   * For a reader that checks and folds records but never looks at payloads (verify).
+   *
+   * @throws DefectException if the frame, the checksum or the record is bad
+   * @throws CommitRecord.FutureFormatException if the record is from a newer format
+   */
+  public static CommitRecord decodeWithoutPayloads(byte[] line, int length) {
+    int bodyLength = checkFrame(line, length);
+    try {
+      return CommitRecord.readWithoutPayloads(line, PREFIX, bodyLength);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new InvalidRecordException("checksum holds but the record is invalid: "
+          + e.getMessage());
+    }
+  }
+
+  /** Checks the frame and the checksum; returns the record's length. */
+  private static int checkFrame(byte[] line, int length) {
     if (length < PREFIX + 3) {
       throw new DefectException("line of " + length + " bytes is too short for a record");
     }
@@ -83,12 +157,7 @@ public final class JournalLine {
       throw new DefectException(String.format("checksum mismatch: expected %08x, actual %08x",
           expected, actual));
     }
-    try {
-      return CommitRecord.fromJson(LedgerJson.parse(line, PREFIX, bodyLength));
-    } catch (IOException | IllegalArgumentException e) {
-      throw new InvalidRecordException("checksum holds but the record is invalid: "
-          + e.getMessage());
-    }
+    return bodyLength;
   }
 
   private static long crc(byte[] bytes, int offset, int length) {

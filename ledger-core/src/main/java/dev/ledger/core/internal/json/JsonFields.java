@@ -37,7 +37,15 @@ public final class JsonFields {
 
   /** The field as an instant; it must be an ISO-8601 string. */
   public static Instant instant(JsonNode node, String field) {
-    String text = text(node, field);
+    return instant(text(node, field), field);
+  }
+
+  /**
+   * Parses {@code text}, the value of {@code field}, as an ISO-8601 instant.
+   *
+   * @throws IllegalArgumentException naming the field if it is not one
+   */
+  public static Instant instant(String text, String field) {
     Instant fast = parseUtcInstant(text);
     if (fast != null) {
       return fast;

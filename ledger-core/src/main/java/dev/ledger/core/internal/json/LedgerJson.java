@@ -1,10 +1,12 @@
 package dev.ledger.core.internal.json;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
@@ -18,6 +20,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.google.common.hash.Hashing;
 import java.io.IOException;
+import java.io.OutputStream;
 
 /**
  * The one JSON configuration of the library, so that the same value always gives the same
@@ -170,6 +173,89 @@ public final class LedgerJson {
 
   /** Compact UTF-8 JSON with sorted keys: the canonical form digests are computed over. */
   public static byte[] canonical(JsonNode node) {
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(256)) {
+      try (JsonGenerator out = MAPPER.getFactory().createGenerator(bytes)) {
+        CanonicalJson.write(out, node);
+      }
+      return bytes.toByteArray();
+    } catch (CanonicalJson.Unsupported e) {
+      return canonicalByJackson(node);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Value cannot be written as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The length of {@link #canonical}{@code (node)}, counted as the generator flushes, without
+   * the bytes: what a size check needs.
+   *
+   * @throws IllegalArgumentException if the value cannot be written as JSON
+   */
+  public static int canonicalSize(JsonNode node) {
+    ByteCount count = new ByteCount();
+    try (JsonGenerator out = MAPPER.getFactory().createGenerator(count)) {
+      if (!writeCanonical(out, node)) {
+        return canonicalByJackson(node).length;
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Value cannot be written as JSON: " + e.getMessage(), e);
+    }
+    return Math.toIntExact(count.bytes);
+  }
+
+  /** An output stream that only counts. */
+  private static final class ByteCount extends OutputStream {
+    long bytes;
+
+    @Override
+    public void write(int b) {
+      bytes++;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      bytes += len;
+    }
+  }
+
+  /**
+   * Writes the canonical form of {@code node} to {@code out}, a generator of
+   * {@link #generator}: what {@link #canonical} returns, without a copy, for the node kinds
+   * that parsing produces.
+   *
+   * @return false if the tree holds another kind (floats, decimals, POJO nodes): part of it
+   *     may have been written, and the caller discards the output and uses {@link #canonical}
+   * @throws IOException from the generator, or (a {@code JsonProcessingException}) if the
+   *     value cannot be written as JSON
+   */
+  public static boolean writeCanonical(JsonGenerator out, JsonNode node) throws IOException {
+    try {
+      CanonicalJson.write(out, node);
+      return true;
+    } catch (CanonicalJson.Unsupported e) {
+      return false;
+    }
+  }
+
+  /** A compact generator writing to {@code out} with the library's settings. */
+  public static JsonGenerator generator(OutputStream out) throws IOException {
+    return MAPPER.getFactory().createGenerator(out);
+  }
+
+  /**
+   * The tree that {@code parse(canonical(node))} gives, built without writing and parsing
+   * where it can: {@code node} itself, normalized in place, which the caller owns and must
+   * not use afterwards (a fresh tree from {@link #tree}). The caller has checked that the
+   * tree can be written ({@link #canonicalSize}).
+   *
+   * @throws IOException if the fallback re-read fails
+   */
+  public static JsonNode reread(JsonNode node) throws IOException {
+    JsonNode normal = CanonicalJson.normalized(node);
+    return normal != null ? normal : parse(canonical(node));
+  }
+
+  private static byte[] canonicalByJackson(JsonNode node) {
     try {
       return COMPACT.writeValueAsBytes(node);
     } catch (JsonProcessingException e) {

@@ -26,11 +26,10 @@ public final class MergePatch {
     if (!source.isObject() || !target.isObject()) {
       return Optional.empty();
     }
-    ObjectNode patch = diffObjects((ObjectNode) source, (ObjectNode) target);
-    if (!apply(source, patch).equals(target)) {
-      return Optional.empty();
-    }
-    return Optional.of(patch);
+    // Exactness is decided while diffing (a null the patch would have to set), not by
+    // applying the patch to a copy of the source and comparing: that cost two passes over
+    // the whole document per commit.
+    return Optional.ofNullable(diffObjects((ObjectNode) source, (ObjectNode) target));
   }
 
   /** Applies {@code patch} to {@code target}, returning a new document (inputs unchanged). */
@@ -79,6 +78,7 @@ public final class MergePatch {
     return target;
   }
 
+  /** The patch from {@code source} to {@code target}, or null if none is exact. */
   private static ObjectNode diffObjects(ObjectNode source, ObjectNode target) {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     Iterator<String> names = source.fieldNames();
@@ -95,11 +95,33 @@ public final class MergePatch {
         continue;
       }
       if (before != null && before.isObject() && after.isObject()) {
-        patch.set(field.getKey(), diffObjects((ObjectNode) before, (ObjectNode) after));
+        ObjectNode inner = diffObjects((ObjectNode) before, (ObjectNode) after);
+        if (inner == null) {
+          return null;
+        }
+        patch.set(field.getKey(), inner);
+      } else if (after.isNull() || hasNullMember(after)) {
+        return null; // a patch's null removes a member; it cannot set one to null
       } else {
         patch.set(field.getKey(), after.deepCopy());
       }
     }
     return patch;
+  }
+
+  /**
+   * Whether applying {@code value} as a patch would drop a null member: one in an object
+   * reached through objects only (arrays are replaced whole, nulls and all).
+   */
+  private static boolean hasNullMember(JsonNode value) {
+    if (!value.isObject()) {
+      return false;
+    }
+    for (JsonNode member : value) {
+      if (member.isNull() || hasNullMember(member)) {
+        return true;
+      }
+    }
+    return false;
   }
 }
