@@ -166,7 +166,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
   /** The store's bounded set of ledgers holding open files; told of every commit. */
   private final OpenWriters openWriters;
   /** Group commit: the forces of the journal, shared by this store's writers of the ledger. */
-  private final ForceGroup forces = new ForceGroup();
+  private final ForceGroup forces;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -184,6 +184,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.options = options;
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
+    this.forces = new ForceGroup(sync);
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);

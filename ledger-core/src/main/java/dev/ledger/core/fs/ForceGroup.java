@@ -62,6 +62,8 @@ final class ForceGroup {
   /** A durable commit to announce. */
   private record Announcement(long ticket, Runnable run) {}
 
+  /** Whether forces are made ({@code SYNC}); without, a leader only announces. */
+  private final boolean sync;
   private final Object lock = new Object();
   /** The newest ticket written; guarded by {@link #lock}. */
   private long writtenTicket;
@@ -79,6 +81,14 @@ final class ForceGroup {
   private IOException failure;
   /** Announcements of written commits not yet durable, in ticket order. */
   private final ArrayDeque<Announcement> announcements = new ArrayDeque<>();
+
+  /**
+   * A group for a journal written with forces ({@code sync}) or without: then nothing is
+   * forced, and commits are announced in order and return at once.
+   */
+  ForceGroup(boolean sync) {
+    this.sync = sync;
+  }
 
   /**
    * Starts over at {@code revision}, every record up to it durable: a tail rebuilt from the
@@ -164,7 +174,7 @@ final class ForceGroup {
           targetRevision = writtenRevision;
           leading = channel;
         }
-        runForce(() -> leading.force(false), targetTicket, targetRevision);
+        runForce(sync ? () -> leading.force(false) : () -> { }, targetTicket, targetRevision);
       }
     } finally {
       if (interrupted) {
@@ -222,7 +232,7 @@ final class ForceGroup {
       revision = writtenRevision;
     }
     try {
-      forceNow(() -> closing.force(false), revision);
+      forceNow(sync ? () -> closing.force(false) : () -> { }, revision);
     } catch (IOException e) {
       LOG.debug("forcing a journal channel before closing it failed", e);
     }
