@@ -18,6 +18,7 @@ import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.PatchLogSource;
 import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.PendingCommit;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -104,6 +105,8 @@ final class Engine {
         meters.retry();
         backoff(id, attempt);
       }
+      PendingCommit pending;
+      R value;
       partition.writer.lock();
       try {
         PartitionView view = partition.catchUp();
@@ -118,7 +121,6 @@ final class Engine {
         // moved the view meanwhile (then the commit conflicts and the callback runs again).
         long base = view.revision;
         TxContext tx = new TxContext(this, id, view, true);
-        R value;
         try {
           value = work.apply(tx);
         } finally {
@@ -131,9 +133,10 @@ final class Engine {
         PatchRequest request = new PatchRequest(base, patch, STATE_VERSION,
             tx.events(), commandId == null ? null : CommitRequest.publicCommandId(commandId),
             commandId == null ? null : digest(commandId));
-        CommitResult result;
         try {
-          result = partition.log.commitPatch(request);
+          // Written, not yet durable: the next transaction of this store may run on it and
+          // be written while this one waits, and one force covers both (group commit).
+          pending = partition.log.appendPatch(request);
         } catch (RevisionConflictException e) {
           if (last != null) {
             e.addSuppressed(last);
@@ -141,15 +144,28 @@ final class Engine {
           last = e;
           continue;
         }
-        if (result.replayed()) {
-          return new TransactionResult<>(null, result.revision(), true);
+        if (pending.result().replayed()) {
+          return new TransactionResult<>(null, pending.awaitDurable().revision(), true);
         }
-        partition.applyOwn(patch, result.revision());
+        partition.applyOwn(patch, pending.result().revision());
         maybeCheckpoint(partition, view);
-        return new TransactionResult<>(value, result.revision(), false);
       } finally {
         partition.writer.unlock();
       }
+      // Acknowledged only once durable, outside the partition's lock.
+      try {
+        pending.awaitDurable();
+      } catch (LedgerException e) {
+        // The view holds a commit that may be lost, and what later transactions built on it.
+        partition.writer.lock();
+        try {
+          partition.drop();
+        } finally {
+          partition.writer.unlock();
+        }
+        throw e;
+      }
+      return new TransactionResult<>(value, pending.result().revision(), false);
     }
     throw last;
   }

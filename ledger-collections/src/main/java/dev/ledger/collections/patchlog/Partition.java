@@ -84,6 +84,19 @@ final class Partition {
     }
   }
 
+  /**
+   * Drops the view, so that the next catch-up opens it afresh from the journal: a commit it
+   * holds failed to become durable. Call with {@code writer} held.
+   */
+  void drop() {
+    viewLock.writeLock().lock();
+    try {
+      view = null;
+    } finally {
+      viewLock.writeLock().unlock();
+    }
+  }
+
   /** The view, for a read holding the read side; null before the first open. */
   PartitionView view() {
     return view;

@@ -36,6 +36,7 @@ import dev.ledger.core.spi.LedgerBackend;
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.PendingCommit;
 import dev.ledger.core.spi.StoredState;
 import dev.ledger.core.spi.WriteMeter;
 import java.io.IOException;
@@ -63,9 +64,26 @@ import org.slf4j.LoggerFactory;
  * they wrote) → command replay or conflict → revision check → cut a torn tail if recovery
  * found one → write one record line into the segment's preallocated space (with SYNC,
  * extending it by {@link JournalFiles#PREALLOCATE_BYTES} zeros, forced with the record, when
- * it runs out; without forces, appending) → {@code force} (the commit point) → every
- * {@code checkpointInterval} commits, write the command index entries and
- * {@code state.json} → unlock. One forced write per commit.
+ * it runs out; without forces, appending) → every {@code checkpointInterval} commits, force,
+ * then write the command index entries and {@code state.json} → unlock → wait for the
+ * {@code force} that covers the record (the commit point), made by this writer or by another
+ * of this store's writers of the ledger ({@link ForceGroup}: group commit). One write per
+ * commit, and one force for every commit that is ready when it starts.
+ *
+ * <p><b>Group commit and recovery.</b> The writer lock is let go before the force, so the
+ * next commit's record may be written while an earlier one is unforced. Such a record is
+ * stamped with the newest revision known forced ({@code forcedThrough}, a format 3 record,
+ * see {@link CommitRecord}); a record written when every earlier one is forced is format 2,
+ * as before. A power cut may damage any unforced record of a group and keep later ones; the
+ * stamps let recovery cut such a group at its first bad record (those records were never
+ * acknowledged) while damage to forced records is still reported. Before a checkpoint, at a
+ * segment roll and before a channel closes, this writer forces what it wrote (a checkpoint
+ * never points past the forced journal, and a segment is whole on disk before the next one
+ * exists). Records read from another store or process are forced before a record says they
+ * are durable. Commit listeners and in-process followers hear of a commit once it is durable,
+ * in commit order, on the thread that made the force. A load in this process may see a commit
+ * before it is durable (as a reader in another process always could); a commit that builds
+ * on it is acknowledged only after it.
  *
  * <p><b>Reader path.</b> No lock: {@link LedgerReader}, which this writer tells of every
  * commit it makes so that a load in this process costs two {@code stat}s and a one-byte read.
@@ -87,12 +105,11 @@ import org.slf4j.LoggerFactory;
  * patch and whose {@code state} is absent), except at revision 1, where nothing precedes it
  * and it writes a {@code state} record holding the patch applied to an empty object (the
  * journal format allows a patch only after a state). A batch ({@link #commitPatches}) is
- * checked whole under one lock, then written as consecutive records, each appended and
- * forced in turn, so that a crash keeps a prefix of whole records and at most one torn record
- * after it, which recovery cuts like any torn tail. (One write and one force for the whole
- * batch would be cheaper, but recovery could not tell a batch torn in its middle, with later
- * records of it on disk, from damage to acknowledged records: that needs a batch mark in the
- * journal format.) After a patch commit the writer's {@link Tail} holds only the position
+ * checked whole under one lock, then written as consecutive records and forced once with
+ * whatever else is ready (the group commit above); its records after the first are stamped
+ * as written before it was forced, so a crash keeps a prefix of whole records of the batch.
+ * {@link #appendPatch} returns before the force, for a caller that lets go of its own lock
+ * before it waits. After a patch commit the writer's {@link Tail} holds only the position
  * ({@link Tail.Holds#POSITION}); a later {@link dev.ledger.core.Ledger} commit, having no
  * previous state to diff against, records its whole state (a {@code state} record) and the
  * writer holds states again from there. Readers are unchanged: a patch commit does not
@@ -151,6 +168,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private volatile PatchRecords.Mark patchMark;
   /** The store's bounded set of ledgers holding open files; told of every commit. */
   private final OpenWriters openWriters;
+  /** Group commit: the forces of the journal, shared by this store's writers of the ledger. */
+  private final ForceGroup forces;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -168,6 +187,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.options = options;
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
+    this.forces = new ForceGroup(sync);
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
@@ -256,12 +276,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
+    CommitResult result;
+    long ticket;
     try (FileLocks.Held held = lockForWrite(true)) {
       checkNotFailed();
       Tail t = currentTail();
       if (request.publicCommandId() != null) {
         CommitResult replay = replayCommand(t, request);
         if (replay != null) {
+          forceThrough(t, replay.revision());
           return replay;
         }
       }
@@ -270,7 +293,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       CommitRecord record = CommitRecord.next(root, t.revision, t.nextSequence, t.state,
           request, options.clock().instant());
-      byte[] line = JournalLine.encode(record);
+      byte[] line = JournalLine.encode(record, forcedThrough(t));
       if (line.length > maxWriteLine) {
         throw new LimitExceededException(root, "commit record", maxWriteLine, line.length);
       }
@@ -286,15 +309,66 @@ final class FileLedger implements LedgerBackend, PatchLog {
             record.revision(), t.segment, offset));
       }
       t.sinceCheckpoint++;
+      // Published before it is durable, as a reader in another process may see it: a load
+      // here that builds on it commits after it, and is acknowledged only after it.
       reader.publish(t);
-      signal.fire();
+      CommitResult committed = record.result(CursorCodec.encode(root, record.lastSequence(),
+          t.segment, offset), false);
+      result = committed;
+      // Listeners and followers hear of it once it is durable, in commit order (ForceGroup).
+      ticket = forces.written(record.revision(), t.channel, () -> announce(committed));
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }
-      CommitResult result = record.result(CursorCodec.encode(root, record.lastSequence(),
-          t.segment, offset), false);
-      listener.committed(result); // under the lock: listeners see one ledger in commit order
-      return result;
+    }
+    // Outside the lock: the next writer appends while this one waits, and one force covers
+    // both.
+    awaitForced(ticket, result.revision());
+    return result;
+  }
+
+  /** Tells the store's listeners and this process's followers of a durable commit. */
+  private void announce(CommitResult result) {
+    signal.fire();
+    listener.committed(result);
+  }
+
+  /**
+   * What a record written now may claim is durable: with forces, the newest revision this
+   * writer knows forced ({@link ForceGroup}); without, every earlier record (there is no
+   * promise to keep across a power cut, and the format 2 line is written as before).
+   */
+  private long forcedThrough(Tail t) {
+    return sync ? forces.forced() : t.revision;
+  }
+
+  /** Waits until {@code ticket} is durable; a failed force fails the ledger. */
+  private void awaitForced(long ticket, long revision) {
+    try {
+      forces.await(ticket);
+    } catch (IOException e) {
+      failure = e;
+      throw new LedgerIOException("forcing commit record for revision " + revision,
+          journal.dir(), e);
+    }
+  }
+
+  /**
+   * Forces the journal under the writer lock if {@code revision} may not be durable yet: a
+   * replayed command or a checkpoint must not be acknowledged or written ahead of the journal
+   * records they point to.
+   */
+  private void forceThrough(Tail t, long revision) {
+    if (!sync || t.channel == null || forces.forced() >= revision) {
+      return;
+    }
+    FileChannel channel = t.channel;
+    try {
+      forces.forceNow(() -> channel.force(false), t.revision);
+    } catch (IOException e) {
+      failure = e;
+      throw new LedgerIOException("forcing commit records through revision " + revision,
+          journal.segment(t.segment), e);
     }
   }
 
@@ -318,7 +392,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
     return reader.replayOf(recorded, entry.segment(), entry.offset());
   }
 
-  /** Appends one line and forces it; returns the offset it starts at. */
+  /**
+   * Writes one line at the journal's end (a new segment's first, forcing the directory);
+   * returns the offset it starts at. The line is not forced: the caller reports it to
+   * {@link #forces} and waits for a force outside the lock.
+   */
   private long append(Tail t, byte[] line, long revision) {
     Path path = journal.segment(t.segment);
     try {
@@ -331,6 +409,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         FileChannel next = SafeFiles.open(path, Set.of(StandardOpenOption.CREATE_NEW,
             StandardOpenOption.READ, StandardOpenOption.WRITE));
         if (t.channel != null) {
+          forces.settle(t.channel);
           t.channel.close();
         }
         t.channel = next;
@@ -346,12 +425,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
         // and lose the zeros' overwrite before it, which reads as damage, not as a tail.
         preallocate(t, t.end + line.length);
       }
-      if (sync) {
-        // fdatasync covers the data, and the new file size when the space was extended.
-        t.channel.force(false);
-        if (created) {
-          SafeFiles.forceDirectory(journal.dir());
-        }
+      if (sync && created) {
+        // The new segment's name before its first record is acknowledged; the record itself,
+        // and the file size when the space was extended, are forced by the group's fdatasync
+        // (ForceGroup), after the writer lock is released.
+        SafeFiles.forceDirectory(journal.dir());
       }
     } catch (IOException e) {
       failure = e;
@@ -400,6 +478,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
           }
           if (next != SHORTER || rolled) {
             advance(t);
+            forceForeign(t);
             return t;
           }
         }
@@ -415,15 +494,35 @@ final class FileLedger implements LedgerBackend, PatchLog {
       t.holds = want;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       advance(t);
+      boolean forced = false;
       if (t.channel != null) {
         // Zeros left by a crashed or concurrent writer may sit in large folios (read ahead
         // since): cut them, and preallocate afresh with the next commit.
-        trimPreallocated(t);
+        forced = trimPreallocated(t);
+        if (sync && !forced) {
+          // Records a killed writer left unforced: forced before a record written after
+          // them says they are durable (see forcedThrough).
+          t.channel.force(false);
+        }
       }
+      forces.reset(t.revision);
       tail = t;
       return t;
     } catch (IOException e) {
       throw new LedgerIOException("recovering journal", journal.dir(), e);
+    }
+  }
+
+  /**
+   * Forces the records another writer (another store or process) appended, which this writer
+   * just read, so that its next record may say every record before it is durable. That writer
+   * forces them too, before it acknowledges them; this force only costs when writers of
+   * several stores take turns.
+   */
+  private void forceForeign(Tail t) throws IOException {
+    if (sync && t.channel != null && forces.forced() < t.revision) {
+      FileChannel channel = t.channel;
+      forces.forceNow(() -> channel.force(false), t.revision);
     }
   }
 
@@ -515,17 +614,25 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * full or closed segment ends with its last newline. Only zeros beyond committed records
    * are cut, so a crash at any point leaves a valid journal.
    */
-  private void trimPreallocated(Tail t) throws IOException {
-    if (t.channel.size() > t.end) {
-      t.channel.truncate(t.end);
+  private boolean trimPreallocated(Tail t) throws IOException {
+    FileChannel channel = t.channel;
+    boolean forced = false;
+    if (channel.size() > t.end) {
+      channel.truncate(t.end);
       if (sync) {
-        t.channel.force(true);
+        // Through the group: exclusive with a leader's force, and it makes every record of
+        // the segment durable (a roll forces the full segment before the next one exists).
+        forces.forceNow(() -> channel.force(true), t.revision);
+        forced = true;
       }
     } else if (sync && t.trimUnforced) {
-      t.channel.force(true); // parking cut zeros without a force; a full segment needs it
+      // parking cut zeros without a force; a full segment needs it
+      forces.forceNow(() -> channel.force(true), t.revision);
+      forced = true;
     }
     t.trimUnforced = false;
     t.allocated = t.end;
+    return forced;
   }
 
   /**
@@ -556,6 +663,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
     if (t.revision == 0) {
       return;
     }
+    // The checkpoint and the command index point into the journal: never ahead of its force.
+    forceThrough(t, t.revision);
     commands.write(t.recentCommands, sync);
     if (t.holds == Tail.Holds.POSITION) {
       // A patch log's state.json is its caller's (PatchLog.checkpoint): only the command
@@ -622,25 +731,56 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   @Override
   public CommitResult commitPatch(PatchRequest request) {
+    return appendPatch(request).awaitDurable();
+  }
+
+  @Override
+  public PendingCommit appendPatch(PatchRequest request) {
     Preconditions.checkNotNull(request, "request");
-    return writePatches(List.of(request), true).get(0);
+    Written written = writePatches(List.of(request), true);
+    CommitResult result = written.results().get(0);
+    long ticket = written.ticket();
+    return new PendingCommit() {
+      @Override
+      public CommitResult result() {
+        return result;
+      }
+
+      @Override
+      public CommitResult awaitDurable() {
+        awaitForced(ticket, result.revision());
+        return result;
+      }
+    };
   }
 
   @Override
   public List<CommitResult> commitPatches(List<PatchRequest> batch) {
     PatchRecords.checkBatch(batch);
-    return writePatches(List.copyOf(batch), false);
+    Written written = writePatches(List.copyOf(batch), false);
+    List<CommitResult> results = written.results();
+    awaitForced(written.ticket(), results.get(results.size() - 1).revision());
+    return results;
   }
 
   /**
-   * The writer path for patches: lock, current tail (holding only its position), commands,
-   * revision and limits for every request, then the records, each appended and forced in
-   * turn. With {@code replay} (a single request), a command recorded with the same digest
-   * returns its recorded result; in a batch, any recorded command refuses the batch. If an
-   * append fails, the records before it are committed and the ledger is failed (as for
-   * {@link #commit}); the caller re-reads after reopening.
+   * Records written by one patch commit, and the {@link ForceGroup} ticket that makes the
+   * last of them durable (0 for a replayed command, durable already).
    */
-  private List<CommitResult> writePatches(List<PatchRequest> batch, boolean replay) {
+  private record Written(List<CommitResult> results, long ticket) {}
+
+  /**
+   * The writer path for patches: lock, current tail (holding only its position), commands,
+   * revision and limits for every request, then the records, written one after another and
+   * not forced: the caller waits for the {@link ForceGroup} force that covers the last one,
+   * after the lock is released, so that one force covers this batch and whatever other
+   * writers of the ledger in this store write meanwhile. With {@code replay} (a single
+   * request), a command recorded with the same digest returns its recorded result; in a
+   * batch, any recorded command refuses the batch. If a write fails, the ledger is failed (as
+   * for {@link #commit}) and the caller re-reads after reopening; the records before it may
+   * or may not be durable.
+   */
+  private Written writePatches(List<PatchRequest> batch, boolean replay) {
     if (readOnlyStore != null) {
       throw new ReadOnlyStoreException(readOnlyStore, root);
     }
@@ -652,7 +792,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
   }
 
-  private List<CommitResult> writePatchesUnderLock(List<PatchRequest> batch, boolean replay) {
+  private Written writePatchesUnderLock(List<PatchRequest> batch, boolean replay) {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
@@ -665,7 +805,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
         if (entry != null) {
           CommitRecord recorded = reader.indexedRecord(id, entry);
           if (replay && recorded.intentDigest().equals(request.commandDigest())) {
-            return List.of(reader.replayOf(recorded, entry.segment(), entry.offset()));
+            forceThrough(t, recorded.revision());
+            return new Written(List.of(reader.replayOf(recorded, entry.segment(),
+                entry.offset())), 0);
           }
           throw new CommandConflictException(root, id, recorded.revision(),
               recorded.intentDigest(), request.commandDigest());
@@ -677,9 +819,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       List<CommitRecord> records = PatchRecords.build(root, t.revision, t.nextSequence, batch,
           options.clock().instant());
+      long forcedThrough = forcedThrough(t);
       byte[][] lines = new byte[records.size()][];
       for (int i = 0; i < lines.length; i++) {
-        lines[i] = JournalLine.encode(records.get(i));
+        // Records after the first are written before it is forced: they say so, and what a
+        // power cut leaves of the batch is a prefix of whole records (see CommitRecord).
+        lines[i] = JournalLine.encode(records.get(i), forcedThrough);
         if (lines[i].length > maxWriteLine) {
           throw new LimitExceededException(root, "commit record", maxWriteLine,
               lines[i].length);
@@ -687,12 +832,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       held.verify();
       List<CommitResult> results = new ArrayList<>(records.size());
+      long ticket = 0;
       for (int i = 0; i < lines.length; i++) {
-        // One append and force per record, not one for the batch: the journal's recovery
-        // tells a torn tail from damage by what follows a bad line, so at most one record
-        // may be unforced at a time. Several unforced records could reach the disk with an
-        // earlier one torn and later ones whole (sectors are written in any order), which
-        // readers must take for damage before the tail.
         CommitRecord record = records.get(i);
         long offset = append(t, lines[i], record.revision());
         t.revision = record.revision();
@@ -706,18 +847,17 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.sinceCheckpoint++;
         CommitResult result = record.result(CursorCodec.encode(root, record.lastSequence(),
             t.segment, offset), false);
-        listener.committed(result); // under the lock, in commit order, as for commit
+        ticket = forces.written(record.revision(), t.channel, () -> announce(result));
         results.add(result);
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
       patchMark = new PatchRecords.Mark(t.revision, t.nextSequence, t.segment, t.end);
       // No reader.publish: the read cache holds states and this commit built none; the next
       // load reads forward from the last published position and folds the patches.
-      signal.fire();
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
         tryCheckpoint(t);
       }
-      return results;
+      return new Written(results, ticket);
     }
   }
 
@@ -764,6 +904,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         throw new LimitExceededException(root, "checkpoint", max, encoded.length);
       }
       held.verify();
+      forceThrough(t, revision);
       try {
         commands.write(t.recentCommands, sync);
         SafeFiles.replace(stateFile, encoded, sync);
@@ -830,6 +971,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   private void checkNotFailed() {
     Throwable f = failure;
+    if (f == null) {
+      f = forces.failure();
+    }
     if (f != null) {
       throw new LedgerFailedException(root, f);
     }
@@ -1070,8 +1214,13 @@ final class FileLedger implements LedgerBackend, PatchLog {
   }
 
 
-  private static void closeChannel(Tail t) {
+  /**
+   * Closes {@code t}'s segment channel, after forcing what this store wrote to it and has not
+   * forced yet (its writers may be waiting for that force).
+   */
+  private void closeChannel(Tail t) {
     if (t.channel != null) {
+      forces.settle(t.channel);
       try {
         t.channel.close();
       } catch (IOException e) {

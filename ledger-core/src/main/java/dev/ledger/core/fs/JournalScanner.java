@@ -25,7 +25,10 @@ import java.nio.file.Path;
  * fails its checksum ends the scan, and so do zero bytes at a line start that have data after
  * them. If nothing valid follows (no valid line later in the segment and no later segment),
  * it is the tail of an append that was in progress or torn by a crash: readers stop before
- * it, and the writer cuts it ({@link #tornAt}). If anything valid follows, the line is
+ * it, and the writer cuts it ({@link #tornAt}). A valid record that follows counts only if it
+ * proves the bad line was forced ({@link JournalLine#provesDamageBefore}): records of a group
+ * commit written before the bad line's record was forced may survive a power cut that tore
+ * it, and the bad line and everything after it are then the torn tail. If anything valid follows, the line is
  * read again: a reader holds no lock, so it may have read an append in progress that the
  * writer has finished since (and committed more after); if the line is whole now, the scan
  * goes on from it. Otherwise the journal is damaged before its tail, and the scan throws
@@ -162,7 +165,7 @@ final class JournalScanner implements RecordSource {
           return null;
         } catch (CommitRecord.FutureFormatException e) {
           throw new UnsupportedFormatException(path, "journal record format", e.format(),
-              CommitRecord.FORMAT);
+              CommitRecord.GROUPED_FORMAT);
         }
         check(record, line.offset());
         end = line.offset() + line.length() + 1;
@@ -234,7 +237,7 @@ final class JournalScanner implements RecordSource {
       if (later.kind() != LineReader.Kind.COMPLETE) {
         break;
       }
-      if (decodes(later)) {
+      if (JournalLine.provesDamageBefore(later.bytes(), later.length(), expectedRevision)) {
         damage = reason + "; a valid record follows at offset " + later.offset();
       }
     }

@@ -263,7 +263,7 @@ final class LedgerVerifier {
               reader = new LineReader(path, at, journal.maxLine());
               continue;
             }
-            if (!validFollows(path, data, segment)) {
+            if (!validFollows(path, data, segment, synced ? end.revision + 1 : 0)) {
               return tornTail(path, at, "zero bytes, then data that is not a record at offset "
                   + data);
             }
@@ -279,7 +279,7 @@ final class LedgerVerifier {
               reader = new LineReader(path, at, journal.maxLine());
               continue;
             }
-            if (!validFollows(path, reader.position(), segment)) {
+            if (!validFollows(path, reader.position(), segment, synced ? end.revision + 1 : 0)) {
               return tornTail(path, at, what);
             }
             journalDamage(Kind.BAD_LINE, path, at, what + " before the journal's tail", null,
@@ -330,7 +330,7 @@ final class LedgerVerifier {
       lostSync();
       return true;
     } catch (JournalLine.DefectException e) {
-      if (!validFollows(path, reader.position(), segment)) {
+      if (!validFollows(path, reader.position(), segment, synced ? end.revision + 1 : 0)) {
         // the readers' tail: a torn last line (a power cut may keep its newline)
         return tornTail(path, at, e.getMessage());
       }
@@ -339,7 +339,7 @@ final class LedgerVerifier {
       return true;
     } catch (CommitRecord.FutureFormatException e) {
       journalDamage(Kind.BAD_RECORD, path, at, e.getMessage(),
-          Integer.toString(CommitRecord.FORMAT), Long.toString(e.format()));
+          Integer.toString(CommitRecord.GROUPED_FORMAT), Long.toString(e.format()));
       lostSync();
       return true;
     }
@@ -447,8 +447,13 @@ final class LedgerVerifier {
     }
   }
 
-  /** Whether a line whose checksum holds follows {@code from} in the segment, or a later segment. */
-  private boolean validFollows(Path path, long from, long segment) throws IOException {
+  /**
+   * Whether a line follows {@code from} in the segment that proves the bad line before it,
+   * where {@code badRevision} was due (0 if not known), is damage
+   * ({@link JournalLine#provesDamageBefore}), or a later segment does.
+   */
+  private boolean validFollows(Path path, long from, long segment, long badRevision)
+      throws IOException {
     try (LineReader later = new LineReader(path, from, journal.maxLine())) {
       LineReader.Line line;
       while ((line = later.next()) != null) {
@@ -464,7 +469,7 @@ final class LedgerVerifier {
         if (line.kind() != LineReader.Kind.COMPLETE) {
           break;
         }
-        if (decodes(line)) {
+        if (JournalLine.provesDamageBefore(line.bytes(), line.length(), badRevision)) {
           return true;
         }
       }

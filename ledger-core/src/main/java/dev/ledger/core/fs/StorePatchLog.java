@@ -6,6 +6,7 @@ import dev.ledger.core.spi.AbstractLedgerStore;
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.PendingCommit;
 import dev.ledger.core.spi.StoredState;
 import java.util.List;
 import java.util.Optional;
@@ -57,6 +58,16 @@ final class StorePatchLog implements PatchLog {
   @Override
   public CommitResult commitPatch(PatchRequest request) {
     return store.guarded(() -> backend().commitPatch(request));
+  }
+
+  /**
+   * The append is a guarded store operation; the wait for its force is not (a close of the
+   * store in between forces what was written before it closes the journal, so the wait then
+   * returns at once).
+   */
+  @Override
+  public PendingCommit appendPatch(PatchRequest request) {
+    return store.guarded(() -> backend().appendPatch(request));
   }
 
   @Override

@@ -23,8 +23,11 @@ import java.util.stream.Stream;
  * {@link #commitPatches} returns under {@code SYNC}, every commit of the batch survives a
  * power cut; the batch is written as consecutive journal records, and after a crash a prefix
  * of it survives (each record whole or not at all). How many forces that takes is the
- * backend's: the file store forces each record, since its recovery could not tell a batch
- * torn in its middle from damage. The records are ordinary
+ * backend's: the file store writes the batch and forces it once, and one force covers the
+ * commits of every writer of the ledger in this store that is ready at the same time (group
+ * commit; its journal records say which records were unforced when they were written, so that
+ * recovery keeps the whole records before the first one a power cut damaged). The records are
+ * ordinary
  * journal records (a {@code patch} record of the journal format), so verify, repair, export,
  * import and followers treat them like any other.
  *
@@ -103,6 +106,30 @@ public interface PatchLog {
    * @throws dev.ledger.core.LedgerException for the backend's own failures
    */
   CommitResult commitPatch(PatchRequest request);
+
+  /**
+   * Commits one patch as {@link #commitPatch} does, but returns once its record is written,
+   * before it is durable, so that the caller can let go of its own locks and let the next
+   * commit be written while this one waits for its force: a group commit then covers both.
+   * The checks are those of {@link #commitPatch} and are made before anything is written;
+   * when this returns, the revision is taken (the next commit must expect
+   * {@code result().revision()}), and the commit is acknowledged only when
+   * {@link PendingCommit#awaitDurable} returns. A caller that shows the commit to others before
+   * then (a view it keeps) shows a commit a crash may still lose, as a reader of the journal
+   * in another process may; if the wait throws, it must drop what it built on the commit.
+   *
+   * <p>The default commits with {@link #commitPatch} and returns a commit that is durable
+   * already.
+   *
+   * @param request the patch, its events and command
+   * @return the written commit; a replayed command's recorded result is durable
+   * @throws dev.ledger.core.CommandConflictException as {@link #commitPatch}
+   * @throws dev.ledger.core.RevisionConflictException as {@link #commitPatch}
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default PendingCommit appendPatch(PatchRequest request) {
+    return PendingCommit.durable(commitPatch(request));
+  }
 
   /**
    * Writes {@code state} as the checkpoint of {@code revision}, if {@code revision} is still

@@ -373,9 +373,9 @@ class FileLedgerDamageTest {
     byte[] bytes = Files.readAllBytes(segment1());
     String text = new String(bytes, StandardCharsets.UTF_8);
     String[] lines = text.split("\n");
-    // Re-frame the second record with format 3 and a correct checksum.
+    // Re-frame the second record with format 4 and a correct checksum.
     String body = lines[1].substring(30, lines[1].length() - 1).replace("\"format\":2",
-        "\"format\":3");
+        "\"format\":4");
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(body.getBytes(StandardCharsets.UTF_8));
     String reframed = String.format("{\"crc32c\":\"%08x\",\"commit\":%s}", crc.getValue(), body);

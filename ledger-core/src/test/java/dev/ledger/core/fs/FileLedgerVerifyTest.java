@@ -241,7 +241,7 @@ class FileLedgerVerifyTest {
     Files.write(stateFile, LedgerJson.pretty(checkpoint));
     long at = lineStarts(segment1()).get(1);
     ObjectNode record = commitAt(segment1(), at);
-    record.put("format", 3);
+    record.put("format", 4);
     replaceLine(segment1(), at, frame(record));
     try (FileLedgerStore store = FileLedgerStore.open(dir, OPTIONS)) {
       Files.writeString(dir.resolve("store.json"), "{\"kind\":\"something else\"}");
@@ -251,7 +251,7 @@ class FileLedgerVerifyTest {
       Finding record3 = report.damage().stream().filter(f -> f.kind() == Kind.BAD_RECORD)
           .findFirst().orElseThrow();
       assertThat(record3.offset()).isEqualTo(at);
-      assertThat(record3.actual()).isEqualTo("3");
+      assertThat(record3.actual()).isEqualTo("4");
       assertThat(report.damage().get(0).rootId()).isNull();
     }
   }

@@ -47,7 +47,8 @@ import java.util.Set;
  *   "events":        [{"commandId": ..., "id": "&lt;sha256(root:seq)&gt;", "occurredAt": ...,
  *                      "operationId": ..., "payload": {...}, "sequence": 7, "type": "..."}],
  *   "firstSequence": 7,        sequence the first event has (or would have, if none)
- *   "format":        2,        newer formats are refused, never misread
+ *   "forcedThrough": 3,        format 3 only: see below
+ *   "format":        2,        2, or 3 with forcedThrough; newer formats are refused, never misread
  *   "patch":         {...}     merge patch against revision - 1  (exactly one of patch/state)
  *   "revision":      5,
  *   "root":          "run-1",
@@ -57,6 +58,21 @@ import java.util.Set;
  * </pre>
  * The command digest covers what the caller asked to record: the drafts' types, payloads and
  * operation ids, in order, not the new state ({@link CommandDigests}).
+ *
+ * <p><b>Format 3: group commit.</b> A format 2 record says nothing of durability: it is written
+ * only once every record before it is durable (forced), so a record that fails its checksum
+ * with a valid record after it is damage. A writer that groups commits (several records
+ * written, then one force for them all) writes records while earlier ones are not yet forced;
+ * each such record is format 3 and carries {@code forcedThrough}, the newest revision that was
+ * durable when it was written (less than {@code revision - 1}). A power cut may damage any
+ * record after {@code forcedThrough} while later ones of the same group survive; those were
+ * never acknowledged (an acknowledgement waits for the force that covers it), so recovery keeps
+ * the whole records before the first bad one and drops the rest, as for a torn tail. A bad
+ * record is damage, not a torn tail, if a valid record after it is format 2 or has
+ * {@code forcedThrough} at or after the bad record's revision (it was forced before that record
+ * was written). Otherwise format 3 is format 2: records without the field are still written
+ * as format 2, so a writer that never groups writes the same bytes as before. Readers that
+ * know only format 2 refuse format 3 records as a newer format.
  *
  * <p><b>Format 1</b> (still read, no longer written) has no {@code stateVersion} (its states
  * are version 0), and its command digest covered the new state as well as the drafts. Such a
@@ -95,8 +111,13 @@ public record CommitRecord(
     JsonNode state,
     JsonNode patch) {
 
-  /** The record format version this library writes and the newest it reads. */
+  /** The record format version of records built here (format 2: no {@code forcedThrough}). */
   public static final int FORMAT = 2;
+  /**
+   * The format of a record written while earlier records may be unforced, with
+   * {@code forcedThrough}; the newest format this library reads.
+   */
+  public static final int GROUPED_FORMAT = 3;
 
   private static final Set<String> KEYS_1 = Set.of("command", "committedAt", "events",
       "firstSequence", "format", "patch", "revision", "root", "state");
@@ -105,12 +126,15 @@ public record CommitRecord(
   /** Reads one member's value from a record being streamed (the record's end comes later). */
   private static final ObjectReader MEMBER = LedgerJson.mapper().reader()
       .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final Set<String> KEYS_3 = Set.of("command", "committedAt", "events",
+      "firstSequence", "forcedThrough", "format", "patch", "revision", "root", "state",
+      "stateVersion");
   private static final Set<String> EVENT_KEYS = Set.of("commandId", "id", "occurredAt",
       "operationId", "payload", "sequence", "type");
 
   /** Checks the invariants that hold within one record. */
   public CommitRecord {
-    Preconditions.checkArgument(format >= 1 && format <= FORMAT, "format %s", format);
+    Preconditions.checkArgument(format >= 1 && format <= GROUPED_FORMAT, "format %s", format);
     Preconditions.checkArgument(stateVersion >= 0, "stateVersion %s", stateVersion);
     Preconditions.checkArgument(format >= 2 || stateVersion == 0,
         "format 1 records have state version 0, got %s", stateVersion);
@@ -307,7 +331,7 @@ public record CommitRecord(
   /**
    * Reads a record from its JSON tree.
    *
-   * @throws FutureFormatException if the record's format is newer than {@link #FORMAT}
+   * @throws FutureFormatException if the record's format is newer than {@link #GROUPED_FORMAT}
    * @throws IllegalArgumentException naming the first field that is missing or malformed
    */
   public static CommitRecord fromJson(JsonNode node) {
@@ -321,11 +345,14 @@ public record CommitRecord(
   static CommitRecord fromJson(JsonNode node, List<Event> readEvents) {
     Preconditions.checkArgument(node.isObject(), "record is not a JSON object");
     long format = integer(node, "format");
-    if (format > FORMAT) {
+    if (format > GROUPED_FORMAT) {
       throw new FutureFormatException(format);
     }
     Preconditions.checkArgument(format >= 1, "format %s", format);
-    unknownKeys(node, format == 1 ? KEYS_1 : KEYS, "record");
+    unknownKeys(node, format == 1 ? KEYS_1 : format == 2 ? KEYS : KEYS_3, "record");
+    if (format == GROUPED_FORMAT) {
+      Preconditions.checkArgument(forcedThrough(node) >= 0, "forcedThrough is negative");
+    }
     long stateVersion = format == 1 ? 0 : integer(node, "stateVersion");
     Preconditions.checkArgument(stateVersion >= 0 && stateVersion <= Integer.MAX_VALUE,
         "stateVersion %s", stateVersion);
@@ -374,7 +401,7 @@ public record CommitRecord(
    * not the payloads (verification), and whose cost is otherwise the payloads' trees.
    *
    * @throws IOException if the bytes are not one valid JSON value
-   * @throws FutureFormatException if the record's format is newer than {@link #FORMAT}
+   * @throws FutureFormatException if the record's format is newer than {@link #GROUPED_FORMAT}
    * @throws IllegalArgumentException naming the first field that is missing or malformed
    */
   static CommitRecord readWithoutPayloads(byte[] bytes, int offset, int length)
@@ -457,6 +484,24 @@ public record CommitRecord(
     return events;
   }
 
+  /**
+   * The {@code forcedThrough} of a record's JSON tree: the newest revision durable when it was
+   * written, for a format 3 record (see the class comment).
+   *
+   * @return the revision, or {@link Long#MAX_VALUE} for a record without the field (every
+   *     record before it was durable when it was written)
+   * @throws IllegalArgumentException if the field is malformed or not before the revision
+   */
+  public static long forcedThrough(JsonNode node) {
+    if (node == null || !node.has("forcedThrough")) {
+      return Long.MAX_VALUE;
+    }
+    long forced = integer(node, "forcedThrough");
+    Preconditions.checkArgument(forced < integer(node, "revision") - 1,
+        "forcedThrough %s is not before the previous revision", forced);
+    return forced;
+  }
+
   private static void unknownKeys(JsonNode node, Set<String> allowed, String what) {
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
@@ -471,7 +516,7 @@ public record CommitRecord(
     private final long format;
 
     FutureFormatException(long format) {
-      super("record format " + format + " is newer than " + FORMAT);
+      super("record format " + format + " is newer than " + GROUPED_FORMAT);
       this.format = format;
     }
 

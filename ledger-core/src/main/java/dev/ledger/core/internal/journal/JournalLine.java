@@ -1,6 +1,7 @@
 package dev.ledger.core.internal.journal;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +21,10 @@ import java.util.zip.CRC32C;
  * hex digits. The prefix has a fixed length, so a reader finds those bytes without parsing.
  * A line is complete only with its {@code \n}: a line without it is an append in progress or
  * torn by a crash. A line never holds a zero byte (JSON text escapes control characters), so
- * zero bytes can mark space a writer has preallocated after the last line. {@code jq -c .commit.events[] journal/*.jsonl} lists every event.
+ * zero bytes can mark space a writer has preallocated after the last line. A record written
+ * while earlier ones were not yet forced (group commit) is format 3 and says which were
+ * ({@code forcedThrough}): that is how a reader tells the damage a power cut does to an
+ * unforced group from damage before the tail ({@link #provesDamageBefore}). {@code jq -c .commit.events[] journal/*.jsonl} lists every event.
  */
 public final class JournalLine {
   private static final byte[] HEAD = "{\"crc32c\":\"".getBytes(StandardCharsets.US_ASCII);
@@ -67,6 +71,47 @@ public final class JournalLine {
     int bodyLength = out.size() - PREFIX - 2;
     writeHex((int) crc(line, PREFIX, bodyLength), line, HEAD.length);
     return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
+  }
+
+  /**
+   * The line for {@code record} written by a writer that knows the records up to revision
+   * {@code forcedThrough} durable: the format 2 line if that is every record before it, else
+   * the record as format 3 with its {@code forcedThrough} (see {@link CommitRecord}).
+   */
+  public static byte[] encode(CommitRecord record, long forcedThrough) {
+    if (forcedThrough >= record.revision() - 1) {
+      return encode(record);
+    }
+    ObjectNode json = record.toJson();
+    json.put("format", CommitRecord.GROUPED_FORMAT);
+    json.put("forcedThrough", Math.max(0, forcedThrough));
+    return frame(LedgerJson.canonical(json));
+  }
+
+  /**
+   * Whether a line proves that a bad line before it, where the record of revision
+   * {@code badRevision} was due, is damage and not the torn part of an unforced group: its
+   * checksum holds and it is not a format 3 record written before {@code badRevision} was
+   * forced (see {@link CommitRecord}). A line whose checksum fails proves nothing.
+   */
+  public static boolean provesDamageBefore(byte[] line, int length, long badRevision) {
+    CommitRecord record;
+    try {
+      record = decode(line, length);
+    } catch (InvalidRecordException | CommitRecord.FutureFormatException e) {
+      return true; // written whole, by no crash: nothing excuses the bad line
+    } catch (DefectException e) {
+      return false;
+    }
+    if (record.format() != CommitRecord.GROUPED_FORMAT) {
+      return true;
+    }
+    try {
+      return CommitRecord.forcedThrough(LedgerJson.parse(line, PREFIX, length - PREFIX - 1))
+          >= badRevision;
+    } catch (IOException | IllegalArgumentException e) {
+      return true;
+    }
   }
 
   private static byte[] frame(byte[] body) {
