@@ -1,5 +1,9 @@
 package dev.ledger.bench;
 
+import static dev.ledger.bench.Timing.check;
+import static dev.ledger.bench.Timing.loop;
+import static dev.ledger.bench.Timing.micros;
+
 import dev.ledger.core.Durability;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
@@ -352,36 +356,5 @@ final class RegistryScenario {
       }
     }
     return runs;
-  }
-
-  private interface Op {
-    void run() throws Exception;
-  }
-
-  private interface Counted {
-    int run() throws Exception;
-  }
-
-  private static long loop(long millis, Op op) throws Exception {
-    long deadline = System.nanoTime() + millis * 1_000_000L;
-    long n = 0;
-    do {
-      op.run();
-      n++;
-    } while (System.nanoTime() < deadline);
-    return n;
-  }
-
-  private static double micros(Counted op) throws Exception {
-    long t0 = System.nanoTime();
-    op.run();
-    return (System.nanoTime() - t0) / 1e3;
-  }
-
-  private static int check(int expected, int actual) {
-    if (expected != actual) {
-      throw new IllegalStateException("expected " + expected + " results, got " + actual);
-    }
-    return actual;
   }
 }
