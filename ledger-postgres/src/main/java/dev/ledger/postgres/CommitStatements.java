@@ -7,7 +7,9 @@ package dev.ledger.postgres;
  *
  * @param before reads the head row and a command row in one snapshot; parameters: root id,
  *     root id, command id. Columns: revision, next_sequence, state, digest, the command's
- *     revision, generation (the first three and the last null if the ledger has no row)
+ *     revision, generation, checkpoint revision (the first three and the last two null if
+ *     the ledger has no row; the state is that of the checkpoint revision when it is not null,
+ *     see {@link HeadState})
  * @param writeFirst the write of revision 1 (see {@link #write})
  * @param writeNext the write of a later revision, guarded by the previous revision and the
  *     generation
@@ -15,15 +17,15 @@ package dev.ledger.postgres;
 record CommitStatements(String before, String writeFirst, String writeNext) {
   static CommitStatements of(PostgresLedgerStore.Tables t) {
     String before = "SELECT l.revision, l.next_sequence, l.state, k.digest, k.revision,"
-        + " l.generation FROM (VALUES (1)) AS one (x)"
+        + " l.generation, l.checkpoint_revision FROM (VALUES (1)) AS one (x)"
         + " LEFT JOIN " + t.ledgers() + " l ON l.root_id = ?"
         + " LEFT JOIN " + t.commands() + " k ON k.root_id = ? AND k.command_id = ?";
     String first = "INSERT INTO " + t.ledgers() + " (revision, next_sequence, state_version,"
         + " updated_at, state, root_id) VALUES (?, ?, ?, ?, ?, ?)"
         + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, generation";
     String next = "UPDATE " + t.ledgers() + " SET revision = ?, next_sequence = ?,"
-        + " state_version = ?, updated_at = ?, state = ?"
-        + " WHERE root_id = ? AND revision = ? AND generation = ?"
+        + " state_version = ?, updated_at = ?, state = ?, checkpoint_revision = NULL,"
+        + " journal_bytes = 0 WHERE root_id = ? AND revision = ? AND generation = ?"
         + " RETURNING root_id, generation";
     return new CommitStatements(before, write(t, first), write(t, next));
   }

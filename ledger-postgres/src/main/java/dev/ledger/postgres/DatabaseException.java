@@ -1,6 +1,7 @@
 package dev.ledger.postgres;
 
 import dev.ledger.core.LedgerException;
+import dev.ledger.core.spi.RetryableFailure;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
@@ -26,7 +27,7 @@ import java.sql.SQLTransientException;
  * {@code COMMIT} was sent and before the server's answer arrived: it may or may not have
  * landed. A failure before that point left nothing behind.
  */
-public class DatabaseException extends LedgerException {
+public class DatabaseException extends LedgerException implements RetryableFailure {
   private static final long serialVersionUID = 1L;
 
   private final String sqlState;
@@ -67,6 +68,7 @@ public class DatabaseException extends LedgerException {
    *
    * @return true if a retry may succeed
    */
+  @Override
   public boolean retryable() {
     return retryable;
   }
@@ -76,6 +78,7 @@ public class DatabaseException extends LedgerException {
    *
    * @return true if the outcome is unknown; retry with the same command id to find out
    */
+  @Override
   public boolean outcomeUnknown() {
     return outcomeUnknown;
   }

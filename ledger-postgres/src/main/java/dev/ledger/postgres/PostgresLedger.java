@@ -83,13 +83,15 @@ final class PostgresLedger implements LedgerBackend {
   public Optional<StoredState> read() {
     return query("Reading ledger '" + root + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement("SELECT revision, updated_at, state_version,"
-          + " state, next_sequence, generation FROM " + tables.ledgers() + " WHERE root_id = ?")) {
+          + " state, next_sequence, generation, checkpoint_revision FROM " + tables.ledgers()
+          + " WHERE root_id = ?")) {
         ps.setString(1, root);
         try (ResultSet rs = ps.executeQuery()) {
           if (!rs.next()) {
             return Optional.empty();
           }
-          JsonNode state = json(rs.getBytes(4), "state");
+          JsonNode state = HeadState.latest(c, tables, root, rs.getBytes(4),
+              rs.getObject(7, Long.class), rs.getLong(1));
           seen = new Head(rs.getLong(1), rs.getLong(5), state, rs.getLong(6));
           return Optional.of(new StoredState(state, rs.getLong(1),
               Instant.parse(rs.getString(2)), rs.getInt(3)));
@@ -201,7 +203,7 @@ final class PostgresLedger implements LedgerBackend {
    * failure or deadlock, a lock timeout, a limit. A broken connection, a server shutting down
    * or crashing, or anything else leaves the outcome unknown.
    */
-  private static boolean refusedBeforeCommit(SQLException e) {
+  static boolean refusedBeforeCommit(SQLException e) {
     String state = e.getSQLState();
     if (state == null) {
       return false;
@@ -340,8 +342,8 @@ final class PostgresLedger implements LedgerBackend {
         rs.next();
         long revision = rs.getLong(1);
         if (!rs.wasNull()) {
-          head = new Head(revision, rs.getLong(2), json(rs.getBytes(3), "state"),
-              rs.getLong(6));
+          head = new Head(revision, rs.getLong(2), HeadState.latest(c, tables, root,
+              rs.getBytes(3), rs.getObject(7, Long.class), revision), rs.getLong(6));
         }
         digest = rs.getString(4);
         recordedRevision = rs.getLong(5);

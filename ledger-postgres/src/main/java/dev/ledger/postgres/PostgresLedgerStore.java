@@ -14,6 +14,8 @@ import dev.ledger.core.StateType;
 import dev.ledger.core.spi.AbstractLedgerStore;
 import dev.ledger.core.spi.CommitSignal;
 import dev.ledger.core.spi.CommitWatch;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchLogSource;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.sql.Connection;
@@ -24,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
@@ -66,7 +69,7 @@ import javax.sql.DataSource;
  * the store owns and closes with itself. Each operation borrows one connection for its
  * duration; a store with followers keeps one more for listening. Thread-safe.
  */
-public final class PostgresLedgerStore implements LedgerStore {
+public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
   /** The schema a store uses unless told otherwise. */
   public static final String DEFAULT_SCHEMA = "ledger";
 
@@ -172,6 +175,22 @@ public final class PostgresLedgerStore implements LedgerStore {
   @Override
   public <S> Ledger<S> ledger(String rootId, StateType<S> stateType) {
     return shell.ledger(rootId, stateType);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On PostgreSQL a patch commit is one transaction, sent as one guarded statement that
+   * moves the head row without writing the state; a checkpoint writes the state into the
+   * head row. {@code Ledger} readers of the same root fold the patches after the head row's
+   * state, so they see every revision. Serialization failures and deadlocks are retryable
+   * {@link DatabaseException}s that wrote nothing, which the collection store's transaction
+   * loop re-runs. Collections open on this store with
+   * {@code PatchLogCollectionStore.on(store, schema)}.
+   */
+  @Override
+  public PatchLog patchLog(String rootId) {
+    return shell.patchLog(rootId);
   }
 
   /**
@@ -431,6 +450,17 @@ public final class PostgresLedgerStore implements LedgerStore {
       super(tables.options, "PostgreSQL store in schema '" + tables.schema + "'");
       this.tables = tables;
       tables.store = this;
+    }
+
+    private final ConcurrentHashMap<String, PostgresPatchLog> patchLogs =
+        new ConcurrentHashMap<>();
+
+    PatchLog patchLog(String rootId) {
+      return guarded(() -> {
+        PostgresLedger backend = backend(rootId);
+        return patchLogs.computeIfAbsent(rootId,
+            r -> new PostgresPatchLog(tables, this, backend));
+      });
     }
 
     @Override

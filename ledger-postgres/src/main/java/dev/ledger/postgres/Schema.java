@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
  *
  * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
- * Version 2:
+ * Version 3:
  * <pre>
  * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
  *
@@ -23,9 +23,19 @@ import javax.sql.DataSource;
  *         next_sequence bigint,                     the sequence the next event gets
  *         state_version int,                        state version of the latest state
  *         updated_at text,                          commit time, ISO-8601 as Instant.toString
- *         state bytea,                              the latest state, canonical JSON bytes
- *         generation bigint)                        from the sequence generations when the row
+ *         state bytea,                              the latest state, canonical JSON bytes, when
+ *                                                   checkpoint_revision is null; else the state
+ *                                                   as of checkpoint_revision (null before the
+ *                                                   first checkpoint)
+ *         generation bigint,                        from the sequence generations when the row
  *                                                   is inserted: new for a recreated ledger
+ *         checkpoint_revision bigint,               null: state is the latest state; else the
+ *                                                   revision state holds (0: none), the newer
+ *                                                   commits being patch-log commits whose
+ *                                                   patches fold onto it (version 3)
+ *         journal_bytes bigint)                     patch and event payload bytes committed
+ *                                                   through the patch log since state was
+ *                                                   written (version 3)
  *
  * commits(root_id, revision,  PRIMARY KEY           one row per revision, 1, 2, 3 ... no gap
  *         committed_at text, first_sequence bigint, event_count int,
@@ -64,7 +74,7 @@ final class Schema {
   /** The advisory lock key every migration takes: "ledger" in ASCII. */
   static final long MIGRATION_LOCK = 0x6c6564676572L;
   /** The schema version this library writes and the newest it opens. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
@@ -124,7 +134,17 @@ final class Schema {
       "ALTER TABLE %1$s.ledgers ALTER COLUMN generation SET DEFAULT"
           + " nextval('%1$s.generations'), ALTER COLUMN generation SET NOT NULL");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2);
+  /**
+   * Version 3: patch-log commits ({@link PostgresPatchLog}) move the head row without writing
+   * the state, so the row says which revision its state holds and how many journal bytes
+   * were committed since (the collection store's checkpoint policy reads it).
+   */
+  private static final List<String> V3 = List.of(
+      "ALTER TABLE %1$s.ledgers ALTER COLUMN state DROP NOT NULL",
+      "ALTER TABLE %1$s.ledgers ADD COLUMN checkpoint_revision bigint",
+      "ALTER TABLE %1$s.ledgers ADD COLUMN journal_bytes bigint NOT NULL DEFAULT 0");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3);
 
   private Schema() {}
 

@@ -19,6 +19,7 @@ import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.PatchLogSource;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.PendingCommit;
+import dev.ledger.core.spi.RetryableFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -99,7 +100,7 @@ final class Engine {
     Preconditions.checkState(!partition.writer.isHeldByCurrentThread(),
         "a transaction on partition '%s' cannot start inside another on the same partition",
         id);
-    RevisionConflictException last = null;
+    LedgerException last = null;
     for (int attempt = 0; attempt < options.attempts(); attempt++) {
       if (attempt > 0) {
         meters.retry();
@@ -137,7 +138,10 @@ final class Engine {
           // Written, not yet durable: the next transaction of this store may run on it and
           // be written while this one waits, and one force covers both (group commit).
           pending = partition.log.appendPatch(request);
-        } catch (RevisionConflictException e) {
+        } catch (LedgerException e) {
+          if (!(e instanceof RevisionConflictException) && !passing(e, commandId)) {
+            throw e;
+          }
           if (last != null) {
             e.addSuppressed(last);
           }
@@ -168,6 +172,16 @@ final class Engine {
       return new TransactionResult<>(value, pending.result().revision(), false);
     }
     throw last;
+  }
+
+  /**
+   * Whether a failed commit is re-run like a revision conflict: the backend says the failure
+   * may pass (a serialization failure, a deadlock, a broken connection) and either nothing
+   * landed or the command id makes the re-run replay what did.
+   */
+  private static boolean passing(LedgerException e, String commandId) {
+    return e instanceof RetryableFailure f && f.retryable()
+        && (!f.outcomeUnknown() || commandId != null);
   }
 
   /**

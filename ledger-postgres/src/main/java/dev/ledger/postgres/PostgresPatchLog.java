@@ -1,0 +1,615 @@
+package dev.ledger.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.common.base.Preconditions;
+import dev.ledger.core.CommandConflictException;
+import dev.ledger.core.CommitResult;
+import dev.ledger.core.Event;
+import dev.ledger.core.EventDraft;
+import dev.ledger.core.LimitExceededException;
+import dev.ledger.core.LockTimeoutException;
+import dev.ledger.core.RevisionConflictException;
+import dev.ledger.core.internal.journal.CommitRecord;
+import dev.ledger.core.internal.journal.JournalLine;
+import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.spi.AbstractLedgerStore;
+import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.PatchLog;
+import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.StoredState;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * The {@link PatchLog} of one ledger on PostgreSQL: the path the collection store commits
+ * through, whose cost is the patch, not the state.
+ *
+ * <p><b>A patch commit</b> is one PostgreSQL transaction, sent as one statement in autocommit
+ * mode (one round trip): it moves the head row from the expected revision
+ * ({@code UPDATE ... WHERE revision = expected}, or {@code INSERT ... ON CONFLICT DO NOTHING}
+ * for revision 1) without writing the state, and only if that took the row inserts the
+ * commit row (its {@code patch} column set, {@code state} null), its events and its command
+ * id, and queues the notification for followers. Exactly one writer wins each revision; a
+ * command id already recorded fails the command's unique key, which rolls the whole
+ * statement back. A statement that wrote nothing is then explained by one read: the command
+ * is replayed (same digest) or refused ({@link CommandConflictException}), or the revision was
+ * taken ({@link RevisionConflictException}). A batch ({@link #commitPatches}) is the same
+ * statements in one explicit transaction.
+ *
+ * <p><b>The head row lags.</b> A patch commit leaves the row's {@code state} as it was and
+ * records in {@code checkpoint_revision} the revision that state holds (0 when none); a
+ * {@link #checkpoint} writes the state of the newest revision and clears it. Readers through
+ * {@code Ledger} fold the patches after it ({@link HeadState}), so they see every revision.
+ * The row also counts the journal bytes since its state ({@code journal_bytes}): the encoded
+ * length of each patch commit's journal record, as the file store counts them.
+ *
+ * <p><b>Failures.</b> Database failures are {@link DatabaseException}s: a serialization
+ * failure or deadlock (SQLSTATE 40001, 40P01) is retryable and wrote nothing; a commit whose
+ * connection broke after it was sent has an unknown outcome, and its retry under the same
+ * command id lands exactly once. Thread-safe; holds no connection between calls.
+ */
+final class PostgresPatchLog implements PatchLog {
+  /** Commits per query when {@link #commitsAfter} pages through the journal. */
+  private static final int PAGE = 256;
+
+  private final PostgresLedgerStore.Tables tables;
+  private final AbstractLedgerStore<?> store;
+  private final PostgresLedger ledger;
+  private final String root;
+  private final String writeFirst;
+  private final String writeNext;
+  /**
+   * The journal bytes since the checkpoint as of this process's last commit or checkpoint,
+   * or -1 before either: a lower bound when other processes commit too.
+   */
+  private volatile long journalBytes = -1;
+  /**
+   * The next sequence after a revision, as this process last saw it (its own commit, or the
+   * last commit a catch-up read), or null: spares a commit reading the head row first. The
+   * guarded statement also checks it, so a stale one writes nothing.
+   */
+  private volatile Hint hint;
+
+  /** The head row's next sequence at a revision. */
+  private record Hint(long revision, long nextSequence) {}
+
+  PostgresPatchLog(PostgresLedgerStore.Tables tables, AbstractLedgerStore<?> store,
+      PostgresLedger ledger) {
+    this.tables = tables;
+    this.store = store;
+    this.ledger = ledger;
+    this.root = ledger.rootId();
+    this.writeFirst = write(tables, "INSERT INTO " + tables.ledgers() + " (revision,"
+        + " next_sequence, state_version, updated_at, journal_bytes, root_id, state,"
+        + " checkpoint_revision) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
+        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes");
+    this.writeNext = write(tables, "UPDATE " + tables.ledgers() + " SET revision = ?,"
+        + " next_sequence = ?, state_version = ?, updated_at = ?,"
+        + " journal_bytes = CASE WHEN checkpoint_revision IS NULL THEN 0 ELSE journal_bytes END"
+        + " + ?, checkpoint_revision = coalesce(checkpoint_revision, revision)"
+        + " WHERE root_id = ? AND revision = ? AND next_sequence = ?"
+        + " RETURNING root_id, journal_bytes");
+  }
+
+  /**
+   * Two statements in one implicit transaction: the lock timeout, then the head's move and,
+   * only if it took the row, the commit row, the events, the command and the notification.
+   * Returns the row's journal bytes if it won, no row otherwise.
+   */
+  private static String write(PostgresLedgerStore.Tables t, String head) {
+    return "SELECT set_config('lock_timeout', ?, true); "
+        + "WITH head AS (" + head + "),"
+        + " commit_row AS (INSERT INTO " + t.commits() + " (root_id, revision, committed_at,"
+        + " first_sequence, event_count, record_format, command_id, command_digest,"
+        + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?"
+        + " FROM head),"
+        + " event_rows AS (INSERT INTO " + t.events() + " (root_id, sequence, revision, type,"
+        + " payload, operation_id, command_id, occurred_at, id)"
+        + " SELECT head.root_id, e.sequence, ?, e.type, e.payload, e.operation_id, e.command_id,"
+        + " e.occurred_at, e.id FROM head, unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[],"
+        + " ?::text[], ?::text[], ?::text[]) AS e (sequence, type, payload, operation_id,"
+        + " command_id, occurred_at, id)),"
+        + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
+        + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
+        + " SELECT head.journal_bytes FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
+  }
+
+  @Override
+  public String rootId() {
+    return root;
+  }
+
+  @Override
+  public Optional<StoredState> checkpoint() {
+    return store.guarded(() -> ledger.query("Reading the checkpoint of ledger '" + root + "'",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement("SELECT l.state, m.revision,"
+              + " m.committed_at, m.state_version FROM " + tables.ledgers() + " l JOIN "
+              + tables.commits() + " m ON m.root_id = l.root_id"
+              + " AND m.revision = coalesce(l.checkpoint_revision, l.revision)"
+              + " WHERE l.root_id = ? AND l.state IS NOT NULL")) {
+            ps.setString(1, root);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return Optional.empty();
+              }
+              return Optional.of(new StoredState(json(rs.getBytes(1), "checkpoint"),
+                  rs.getLong(2), Instant.parse(rs.getString(3)), rs.getInt(4)));
+            }
+          }
+        }));
+  }
+
+  @Override
+  public Stream<LoggedCommit> commitsAfter(long revision) {
+    Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    Iterator<LoggedCommit> commits = new Iterator<>() {
+      private long last = revision;
+      private Iterator<LoggedCommit> page = List.<LoggedCommit>of().iterator();
+      private boolean done;
+
+      @Override
+      public boolean hasNext() {
+        if (!page.hasNext() && !done) {
+          List<LoggedCommit> next = store.guarded(() -> ledger.query(
+              "Reading the commits of ledger '" + root + "' after revision " + last,
+              c -> page(c, last)));
+          done = next.size() < PAGE;
+          if (!next.isEmpty()) {
+            last = next.get(next.size() - 1).revision();
+          }
+          page = next.iterator();
+        }
+        return page.hasNext();
+      }
+
+      @Override
+      public LoggedCommit next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return page.next();
+      }
+    };
+    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(commits,
+        Spliterator.ORDERED | Spliterator.NONNULL), false);
+  }
+
+  /** Up to {@link #PAGE} commits after {@code after}, with their events, in one snapshot. */
+  private List<LoggedCommit> page(Connection c, long after) throws SQLException {
+    boolean autoCommit = c.getAutoCommit();
+    c.setAutoCommit(false);
+    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    try {
+      record Row(long revision, Instant committedAt, int stateVersion, byte[] state,
+          byte[] patch, String commandId, int eventCount, long firstSequence) {}
+      List<Row> rows = new ArrayList<>();
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision, committed_at,"
+          + " state_version, state, patch, command_id, event_count, first_sequence FROM "
+          + tables.commits()
+          + " WHERE root_id = ? AND revision > ? ORDER BY revision LIMIT ?")) {
+        ps.setString(1, root);
+        ps.setLong(2, after);
+        ps.setInt(3, PAGE);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(new Row(rs.getLong(1), Instant.parse(rs.getString(2)), rs.getInt(3),
+                rs.getBytes(4), rs.getBytes(5), rs.getString(6), rs.getInt(7), rs.getLong(8)));
+          }
+        }
+      }
+      List<Event> events = rows.isEmpty() || rows.stream().allMatch(r -> r.eventCount() == 0)
+          ? List.of() : eventsOf(c, after, rows.get(rows.size() - 1).revision());
+      c.commit();
+      List<LoggedCommit> out = new ArrayList<>(rows.size());
+      int e = 0;
+      long expected = after + 1;
+      for (Row row : rows) {
+        if (row.revision() != expected) {
+          throw HeadState.damaged(root, tables, "commit " + expected + " is missing");
+        }
+        expected++;
+        List<Event> own = new ArrayList<>(row.eventCount());
+        while (e < events.size() && events.get(e).revision() == row.revision()) {
+          own.add(events.get(e++));
+        }
+        if (own.size() != row.eventCount()) {
+          throw HeadState.damaged(root, tables, "commit " + row.revision() + " has "
+              + own.size() + " event rows, its commit row says " + row.eventCount());
+        }
+        out.add(new LoggedCommit(row.revision(), row.committedAt(), row.stateVersion(),
+            row.state() == null ? null : json(row.state(), "state of revision "
+                + row.revision()),
+            row.patch() == null ? null : json(row.patch(), "patch of revision "
+                + row.revision()),
+            own, row.commandId()));
+      }
+      if (!rows.isEmpty()) {
+        Row newest = rows.get(rows.size() - 1);
+        hint = new Hint(newest.revision(), newest.firstSequence() + newest.eventCount());
+      }
+      return out;
+    } finally {
+      c.rollback();
+      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      c.setAutoCommit(autoCommit);
+    }
+  }
+
+  /** The events of the commits in {@code (after, through]}, in sequence order. */
+  private List<Event> eventsOf(Connection c, long after, long through) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT sequence, revision, type, payload,"
+        + " operation_id, command_id, occurred_at, id FROM " + tables.events()
+        + " WHERE root_id = ? AND revision > ? AND revision <= ? ORDER BY sequence")) {
+      ps.setString(1, root);
+      ps.setLong(2, after);
+      ps.setLong(3, through);
+      try (ResultSet rs = ps.executeQuery()) {
+        List<Event> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(new Event(rs.getString(8), root, rs.getLong(1), rs.getLong(2),
+              rs.getString(3), Instant.parse(rs.getString(7)), json(rs.getBytes(4), "payload"),
+              rs.getString(6), rs.getString(5)));
+        }
+        return out;
+      }
+    }
+  }
+
+  @Override
+  public CommitResult commitPatch(PatchRequest request) {
+    Preconditions.checkNotNull(request, "request");
+    return store.guarded(() -> commitAll(List.of(request), true).get(0));
+  }
+
+  @Override
+  public List<CommitResult> commitPatches(List<PatchRequest> batch) {
+    Preconditions.checkNotNull(batch, "batch");
+    Preconditions.checkArgument(!batch.isEmpty(), "a batch needs at least one request");
+    Set<String> commands = new HashSet<>();
+    for (int i = 0; i < batch.size(); i++) {
+      PatchRequest request = Preconditions.checkNotNull(batch.get(i), "request %s is null", i);
+      Preconditions.checkArgument(i == 0 || request.expectedRevision()
+          == batch.get(i - 1).expectedRevision() + 1,
+          "request %s expects revision %s, not the one after request %s's (%s)", i,
+          request.expectedRevision(), i - 1, batch.get(0).expectedRevision() + i);
+      Preconditions.checkArgument(request.publicCommandId() == null
+          || commands.add(request.publicCommandId()),
+          "command %s appears twice in one batch", request.publicCommandId());
+    }
+    return store.guarded(() -> commitAll(batch, false));
+  }
+
+  /**
+   * Writes {@code batch}: one request in autocommit mode (one round trip), several in one
+   * explicit transaction. When a statement wrote nothing, explains why (and, for a single
+   * request, replays a recorded command).
+   *
+   * @param single true for {@link #commitPatch}: a recorded command with the same digest is
+   *     replayed rather than refused
+   */
+  private List<CommitResult> commitAll(List<PatchRequest> batch, boolean single) {
+    String operation = "Patch commit to ledger '" + root + "'";
+    Instant now = tables.options().clock().instant();
+    Connection c = tables.connect(operation);
+    boolean sent = false;
+    try {
+      boolean explicit = batch.size() > 1;
+      c.setAutoCommit(!explicit);
+      for (int attempt = 0; ; attempt++) {
+        long revision = batch.get(0).expectedRevision();
+        Hint known = attempt == 0 ? hint : null;
+        Long nextSequence = revision == 0 ? Long.valueOf(1)
+            : known != null && known.revision() == revision ? Long.valueOf(known.nextSequence())
+            : nextSequenceAt(c, revision);
+        List<CommitRecord> records = new ArrayList<>(batch.size());
+        long bytes = -1;
+        boolean won = nextSequence != null;
+        for (int i = 0; won && i < batch.size(); i++) {
+          PatchRequest request = batch.get(i);
+          CommitRecord record = record(request, revision, nextSequence, now);
+          int length = JournalLine.encode(record).length;
+          long max = JournalLine.maxLineBytes(tables.options());
+          if (length > max) {
+            throw new LimitExceededException(root, "commit record", max, length);
+          }
+          sent = !explicit;
+          Long after = write(c, record, request, length);
+          sent = false;
+          if (after == null) {
+            won = false;
+          } else {
+            bytes = after;
+            records.add(record);
+            revision = record.revision();
+            nextSequence = record.nextSequence();
+          }
+        }
+        if (!won) {
+          if (explicit) {
+            c.rollback();
+          }
+          if (known != null && known.revision() == batch.get(0).expectedRevision()) {
+            continue; // the hint may have been stale: read the head row and try once more
+          }
+          return refused(c, batch, single);
+        }
+        if (explicit) {
+          sent = true;
+          c.commit();
+          sent = false;
+        }
+        journalBytes = bytes;
+        CommitRecord newest = records.get(records.size() - 1);
+        hint = new Hint(newest.revision(), newest.nextSequence());
+        ledger.signal().fire();
+        List<CommitResult> results = new ArrayList<>(records.size());
+        for (CommitRecord record : records) {
+          results.add(record.result(ledger.cursorAfter(record.lastSequence(),
+              record.revision()), false));
+        }
+        return List.copyOf(results);
+      }
+    } catch (SQLException e) {
+      if ("55P03".equals(e.getSQLState())) {
+        throw new LockTimeoutException("PostgreSQL row of ledger '" + root + "'",
+            tables.options().lockTimeout());
+      }
+      if ("23505".equals(e.getSQLState())) {
+        // A command id recorded already (ours or a racing writer's): nothing was written.
+        return refused(c, batch, single);
+      }
+      throw new DatabaseException(operation, e, sent && !PostgresLedger.refusedBeforeCommit(e));
+    } finally {
+      tables.release(c, operation);
+    }
+  }
+
+  /**
+   * The next sequence of the head row if it is at {@code revision}, or null (then the write
+   * cannot win and the caller explains why). Only a batch's first request after revision 0
+   * needs it: the head row does not hold it in a place the guarded statement could use.
+   */
+  private Long nextSequenceAt(Connection c, long revision) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT next_sequence FROM "
+        + tables.ledgers() + " WHERE root_id = ? AND revision = ?")) {
+      ps.setString(1, root);
+      ps.setLong(2, revision);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    }
+  }
+
+  /**
+   * Why a write that won nothing was refused, read after it was rolled back: a recorded
+   * command (replayed for a single request with the same digest, refused otherwise), else
+   * the revision taken by another writer.
+   */
+  private List<CommitResult> refused(Connection c, List<PatchRequest> batch, boolean single) {
+    try {
+      if (!c.getAutoCommit()) {
+        c.rollback();
+        c.setAutoCommit(true);
+      }
+      for (PatchRequest request : batch) {
+        if (request.publicCommandId() == null) {
+          continue;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT digest, revision FROM "
+            + tables.commands() + " WHERE root_id = ? AND command_id = ?")) {
+          ps.setString(1, root);
+          ps.setString(2, request.publicCommandId());
+          try (ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+              String digest = rs.getString(1);
+              if (single && digest.equals(request.commandDigest())) {
+                return List.of(ledger.command(request.publicCommandId()).orElseThrow(() ->
+                    HeadState.damaged(root, tables, "command " + request.publicCommandId()
+                        + " vanished")));
+              }
+              throw new CommandConflictException(root, request.publicCommandId(),
+                  rs.getLong(2), digest, request.commandDigest());
+            }
+          }
+        }
+      }
+      long actual = 0;
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision FROM " + tables.ledgers()
+          + " WHERE root_id = ?")) {
+        ps.setString(1, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            actual = rs.getLong(1);
+          }
+        }
+      }
+      throw new RevisionConflictException(root, batch.get(0).expectedRevision(), actual);
+    } catch (SQLException e) {
+      throw new DatabaseException("Reading why a patch commit to ledger '" + root
+          + "' was refused", e, false);
+    }
+  }
+
+  /**
+   * Runs the guarded statement of {@code record}.
+   *
+   * @return the row's journal bytes since its state if the write won; null if another writer
+   *     holds the revision (nothing was written)
+   */
+  private Long write(Connection c, CommitRecord record, PatchRequest request, int length)
+      throws SQLException {
+    boolean first = record.revision() == 1;
+    List<Event> events = record.events();
+    int n = events.size();
+    Long[] sequences = new Long[n];
+    String[] types = new String[n];
+    byte[][] payloads = new byte[n][];
+    String[] operations = new String[n];
+    String[] commands = new String[n];
+    String[] times = new String[n];
+    String[] ids = new String[n];
+    for (int i = 0; i < n; i++) {
+      Event e = events.get(i);
+      sequences[i] = e.sequence();
+      types[i] = e.type();
+      payloads[i] = LedgerJson.canonical(e.payload());
+      operations[i] = e.operationId();
+      commands[i] = e.commandId();
+      times[i] = e.occurredAt().toString();
+      ids[i] = e.id();
+    }
+    String committedAt = record.committedAt().toString();
+    try (PreparedStatement ps = c.prepareStatement(first ? writeFirst : writeNext)) {
+      int p = 1;
+      ps.setString(p++, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
+      ps.setLong(p++, record.revision());
+      ps.setLong(p++, record.nextSequence());
+      ps.setInt(p++, record.stateVersion());
+      ps.setString(p++, committedAt);
+      ps.setLong(p++, length);
+      ps.setString(p++, root);
+      if (!first) {
+        ps.setLong(p++, record.revision() - 1);
+        ps.setLong(p++, record.firstSequence());
+      }
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, committedAt);
+      ps.setLong(p++, record.firstSequence());
+      ps.setInt(p++, n);
+      ps.setInt(p++, record.format());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, record.commandDigest());
+      ps.setInt(p++, record.stateVersion());
+      ps.setBytes(p++, LedgerJson.canonical(record.patch()));
+      ps.setLong(p++, record.revision());
+      ps.setArray(p++, c.createArrayOf("bigint", sequences));
+      ps.setArray(p++, c.createArrayOf("text", types));
+      ps.setArray(p++, c.createArrayOf("bytea", payloads));
+      ps.setArray(p++, c.createArrayOf("text", operations));
+      ps.setArray(p++, c.createArrayOf("text", commands));
+      ps.setArray(p++, c.createArrayOf("text", times));
+      ps.setArray(p++, c.createArrayOf("text", ids));
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, request.commandDigest());
+      ps.setLong(p++, record.revision());
+      ps.setString(p++, record.commandId());
+      ps.setString(p++, tables.channel());
+      ps.setString(p++, root);
+      ps.execute();
+      ps.getMoreResults();
+      try (ResultSet rs = ps.getResultSet()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    }
+  }
+
+  /** The record of {@code request} after {@code revision}; checks event payload sizes. */
+  private CommitRecord record(PatchRequest request, long revision, long nextSequence,
+      Instant now) {
+    long next = revision + 1;
+    List<Event> events = new ArrayList<>(request.events().size());
+    long sequence = nextSequence;
+    for (int i = 0; i < request.events().size(); i++) {
+      EventDraft draft = request.events().get(i);
+      int size = LedgerJson.canonical(draft.payload()).length;
+      if (size > tables.options().maxEventPayloadBytes()) {
+        throw new LimitExceededException(root, "payload of event " + i + " (" + draft.type()
+            + ")", tables.options().maxEventPayloadBytes(), size);
+      }
+      events.add(new Event(CommitRecord.eventId(root, sequence), root, sequence, next,
+          draft.type(), now, draft.payload(), request.publicCommandId(), draft.operationId()));
+      sequence++;
+    }
+    return new CommitRecord(CommitRecord.FORMAT, root, next, now, nextSequence, events,
+        request.publicCommandId(), request.commandDigest(), request.stateVersion(), null,
+        request.patch());
+  }
+
+  @Override
+  public boolean checkpoint(long revision, JsonNode state, int stateVersion) {
+    Preconditions.checkArgument(revision >= 1, "revision must be >= 1: %s", revision);
+    Preconditions.checkNotNull(state, "state");
+    Preconditions.checkArgument(stateVersion >= 0, "stateVersion must be >= 0: %s",
+        stateVersion);
+    byte[] bytes = LedgerJson.canonical(state);
+    long max = 2L * tables.options().maxStateBytes() + 64 * 1024;
+    if (bytes.length > max) {
+      throw new LimitExceededException(root, "checkpoint", max, bytes.length);
+    }
+    return store.guarded(() -> ledger.query("Checkpoint of ledger '" + root + "' at revision "
+        + revision, c -> {
+          try (PreparedStatement ps = c.prepareStatement("UPDATE " + tables.ledgers()
+              + " SET state = ?, checkpoint_revision = NULL, journal_bytes = 0"
+              + " WHERE root_id = ? AND revision = ? AND state_version = ?")) {
+            ps.setBytes(1, bytes);
+            ps.setString(2, root);
+            ps.setLong(3, revision);
+            ps.setInt(4, stateVersion);
+            if (ps.executeUpdate() == 1) {
+              journalBytes = 0;
+              return true;
+            }
+          }
+          try (PreparedStatement ps = c.prepareStatement("SELECT revision, state_version FROM "
+              + tables.ledgers() + " WHERE root_id = ?")) {
+            ps.setString(1, root);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next() && rs.getLong(1) == revision) {
+                throw new IllegalArgumentException("revision " + revision + " of ledger '"
+                    + root + "' was committed with state version " + rs.getInt(2)
+                    + ", not " + stateVersion);
+              }
+              return false;
+            }
+          }
+        }));
+  }
+
+  @Override
+  public long journalBytesSinceCheckpoint() {
+    long known = journalBytes;
+    if (known >= 0) {
+      return known;
+    }
+    return store.guarded(() -> ledger.query("Reading the journal size of ledger '" + root
+        + "'", c -> {
+          try (PreparedStatement ps = c.prepareStatement("SELECT journal_bytes FROM "
+              + tables.ledgers() + " WHERE root_id = ?")) {
+            ps.setString(1, root);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? rs.getLong(1) : 0L;
+            }
+          }
+        }));
+  }
+
+  private JsonNode json(byte[] bytes, String what) {
+    try {
+      return LedgerJson.parse(bytes);
+    } catch (IOException e) {
+      throw HeadState.damaged(root, tables, "the " + what + " is not valid JSON: "
+          + e.getMessage());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "patch log of ledger '" + root + "' in " + tables;
+  }
+}
