@@ -193,6 +193,7 @@ final class PostgresPatchLog implements PatchLog {
   /** Up to {@link #PAGE} commits after {@code after}, with their events, in one snapshot. */
   private List<LoggedCommit> page(Connection c, long after) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
+    int isolation = c.getTransactionIsolation();
     c.setAutoCommit(false);
     c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     try {
@@ -246,7 +247,7 @@ final class PostgresPatchLog implements PatchLog {
       return out;
     } finally {
       c.rollback();
-      c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+      c.setTransactionIsolation(isolation);
       c.setAutoCommit(autoCommit);
     }
   }
