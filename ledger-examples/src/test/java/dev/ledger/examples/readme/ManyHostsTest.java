@@ -22,6 +22,17 @@ class ManyHostsTest {
     }
   }
 
+  @Test
+  void theCollectionsSnippetClaimsOnceAndReplaysTheClaimWhenRunAgain() throws Exception {
+    try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
+      String url = "jdbc:postgresql://localhost:" + server.getPort() + "/postgres";
+      List<String> first = run(() -> ManyHosts.claimOnce(url, "postgres", null));
+      List<String> again = run(() -> ManyHosts.claimOnce(url, "postgres", null));
+      assertThat(first).containsExactly("claimed r-1 at revision 2");
+      assertThat(again).containsExactly("claim replayed at revision 2");
+    }
+  }
+
   private static List<String> run(Runnable snippet) {
     PrintStream original = System.out;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
