@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class CollectionScenario {
   static final String NAME = "12. Collections (ledger-collections vs SQLite FULL)";
-  private static final Schema SCHEMA = Schema.builder()
+  static final Schema SCHEMA = Schema.builder()
       .collection("rollouts", CollectionWorkload.BenchDoc.class, List.of("id"), List.of("group"))
       .queue("pending", CollectionWorkload.BenchItem.class)
       .build();
@@ -88,7 +88,7 @@ final class CollectionScenario {
     }
   }
 
-  private static void populate(CollectionStore collections, String partition, int docs) {
+  static void populate(CollectionStore collections, String partition, int docs) {
     int batch = 1000;
     for (int from = 0; from < docs; from += batch) {
       int start = from;
@@ -113,7 +113,7 @@ final class CollectionScenario {
   }
 
   /** The benchmark's transaction on a partition of {@code docs} documents. */
-  private static void transaction(CollectionStore collections, String partition, int docs,
+  static void transaction(CollectionStore collections, String partition, int docs,
       long attempt) {
     long i = ThreadLocalRandom.current().nextLong(docs);
     collections.execute(partition, tx -> {

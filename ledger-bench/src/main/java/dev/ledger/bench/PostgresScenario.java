@@ -20,7 +20,8 @@ import java.util.Map;
  * against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
  * {@code INSERT} of the event in one transaction per commit: one client on one ledger, 8
  * clients on 8 ledgers, and 8 clients racing on one ledger (each re-reads the head after a
- * lost race; only won commits count).
+ * lost race; only won commits count); and the collections transaction of scenario 12 on
+ * PostgreSQL against the same on files.
  */
 final class PostgresScenario {
   static final String NAME = "11. PostgreSQL single-ledger commits";
@@ -62,7 +63,55 @@ final class PostgresScenario {
           Report.Goal.AT_LEAST, 0.9);
       concurrent(config, report, url, false);
       concurrent(config, report, url, true);
+      collections(config, report, url);
     }
+  }
+
+  /**
+   * The transaction of scenario 12 (update one document, enqueue one item, dequeue one) on a
+   * partition of {@code collectionDocs[0]} documents, on PostgreSQL and on files, one thread
+   * each, rounds alternating. The file store forces each transaction to disk; the server here
+   * runs with {@code fsync} off, so the ratio compares the round trips with the forces, not
+   * two equally durable setups.
+   */
+  private static void collections(BenchConfig config, Report report, String url)
+      throws Exception {
+    int docs = config.collectionDocs().get(0);
+    String size = String.format("%,d docs", docs);
+    Stats onPostgres = report.stats(NAME, "collections transaction, PostgreSQL, " + size,
+        "tx/s");
+    Stats onFiles = report.stats(NAME, "collections transaction, files, " + size, "tx/s");
+    java.nio.file.Path dir = config.dir().resolve("s11-collections");
+    LedgerOptions options = LedgerOptions.defaults().withLimits(512 << 20, 1 << 20);
+    try (PostgresLedgerStore pg = PostgresLedgerStore.connect(url, "postgres", null,
+            "bench_collections", options);
+        dev.ledger.core.fs.FileLedgerStore files = dev.ledger.core.fs.FileLedgerStore.open(dir,
+            options)) {
+      dev.ledger.collections.CollectionStore pgCollections =
+          dev.ledger.collections.patchlog.PatchLogCollectionStore.on(pg,
+              CollectionScenario.SCHEMA);
+      dev.ledger.collections.CollectionStore fileCollections =
+          dev.ledger.collections.patchlog.PatchLogCollectionStore.on(files,
+              CollectionScenario.SCHEMA);
+      CollectionScenario.populate(pgCollections, "p", docs);
+      CollectionScenario.populate(fileCollections, "p", docs);
+      java.util.concurrent.atomic.AtomicLong attempt =
+          new java.util.concurrent.atomic.AtomicLong(1);
+      List<Turns.Slice> slices = List.of(
+          millis -> Timing.loop(millis, () -> CollectionScenario.transaction(pgCollections,
+              "p", docs, attempt.incrementAndGet())),
+          millis -> Timing.loop(millis, () -> CollectionScenario.transaction(fileCollections,
+              "p", docs, attempt.incrementAndGet())));
+      for (int round = 0; round <= config.rounds(); round++) {
+        double[] rates = Turns.rates(slices, config.roundMillis());
+        if (round > 0) {
+          onPostgres.add(rates[0]);
+          onFiles.add(rates[1]);
+        }
+      }
+    }
+    report.ratio(NAME, "collections transaction, PostgreSQL / files, " + size, onPostgres,
+        onFiles, Report.Goal.REPORT, 0);
   }
 
   private static final int CLIENTS = 8;
