@@ -69,7 +69,10 @@ public interface CollectionStore {
   /**
    * Runs {@code work} as one transaction on a partition and commits its writes atomically.
    * If the callback throws, nothing is written and the exception propagates. The callback may
-   * run more than once (see the class comment).
+   * run more than once (see the class comment): after a revision conflict, and after a
+   * backend failure that says it may pass and wrote nothing (a
+   * {@link dev.ledger.core.spi.RetryableFailure}, such as a database's serialization failure).
+   * A failure whose outcome is unknown is not retried here: it propagates.
    *
    * @param partition the partition id, a valid root id
    * @param work the callback; side-effect free
@@ -89,7 +92,9 @@ public interface CollectionStore {
    * carries {@code commandId}, the callback does not run, nothing is written, and the
    * recorded revision is returned as a replay. Safe to retry after an unknown outcome (a
    * crash, a timeout). A transaction with a command id commits even when it writes nothing,
-   * so that its command is recorded.
+   * so that its command is recorded. A backend failure that says it may pass (a
+   * {@link dev.ledger.core.spi.RetryableFailure}) is retried like a revision conflict, even
+   * when its outcome is unknown: the retry then replays the command if it had landed.
    *
    * @param partition the partition id, a valid root id
    * @param commandId the caller's id of this command, 1 to 200 characters
