@@ -24,7 +24,7 @@ module dev.ledger.core {
   exports dev.ledger.core.spi;
 
   // Helpers the library's own modules share; no promise to anyone else.
-  exports dev.ledger.core.internal.io to dev.ledger.artifacts;
+  exports dev.ledger.core.internal.io to dev.ledger.artifacts, dev.ledger.postgres;
   exports dev.ledger.core.internal.json to dev.ledger.artifacts, dev.ledger.postgres;
   exports dev.ledger.core.internal.journal to dev.ledger.postgres;
 

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
  *
  * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
- * Version 3:
+ * Version 4:
  * <pre>
  * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
  *
@@ -53,6 +53,16 @@ import javax.sql.DataSource;
  * commands(root_id, command_id,  PRIMARY KEY        each public command id once per ledger
  *          digest text,                             the intent digest replays compare with
  *          revision bigint)                         the revision that recorded it
+ *
+ * artifact_snapshots(                               one row per frozen attempt, written by
+ *         root_id text COLLATE "C",                 PostgresArtifactStore (version 4)
+ *         attempt_id text,  PRIMARY KEY (root_id, attempt_id): first freeze wins
+ *         snapshot_id text COLLATE "C",  UNIQUE (root_id, snapshot_id): get and list order
+ *         sha256 text,                              digest of the content's canonical JSON
+ *         frozen_at text,                           ISO-8601 as Instant.toString
+ *         content bytea,                            the content's canonical JSON
+ *         blobs text[])                             hex ids of the blobs it references, the
+ *                                                   mark of garbage collection
  * </pre>
  *
  * <p>Invariants: a ledger's row exists once its first commit committed; its revision equals
@@ -74,7 +84,7 @@ final class Schema {
   /** The advisory lock key every migration takes: "ledger" in ASCII. */
   static final long MIGRATION_LOCK = 0x6c6564676572L;
   /** The schema version this library writes and the newest it opens. */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
@@ -144,7 +154,25 @@ final class Schema {
       "ALTER TABLE %1$s.ledgers ADD COLUMN checkpoint_revision bigint",
       "ALTER TABLE %1$s.ledgers ADD COLUMN journal_bytes bigint NOT NULL DEFAULT 0");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3);
+  /**
+   * Version 4: attempt snapshots of {@link PostgresArtifactStore}: the primary key is the
+   * first-write-wins rule of a freeze across hosts ({@code INSERT ... ON CONFLICT DO NOTHING}), the unique
+   * snapshot id orders listings. Its own step, so that it can be numbered after any other.
+   */
+  private static final List<String> ARTIFACT_SNAPSHOTS = List.of(
+      """
+      CREATE TABLE %1$s.artifact_snapshots (
+        root_id text COLLATE "C" NOT NULL,
+        attempt_id text COLLATE "C" NOT NULL,
+        snapshot_id text COLLATE "C" NOT NULL,
+        sha256 text NOT NULL,
+        frozen_at text NOT NULL,
+        content bytea NOT NULL,
+        blobs text[] NOT NULL,
+        PRIMARY KEY (root_id, attempt_id),
+        UNIQUE (root_id, snapshot_id))""");
+
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, ARTIFACT_SNAPSHOTS);
 
   private Schema() {}
 

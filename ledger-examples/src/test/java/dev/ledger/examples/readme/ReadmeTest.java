@@ -223,6 +223,19 @@ class ReadmeTest {
     final List<String> xml = new ArrayList<>();
   }
 
+  /**
+   * The lines of an output block of the README, for the tests of snippets that need a server.
+   *
+   * @param name the block's marker name, as {@code postgres-artifacts-output}
+   * @return its lines
+   * @throws IOException if the README cannot be read
+   */
+  static List<String> output(String name) throws IOException {
+    List<String> lines = readme().outputs.get(name);
+    assertThat(lines).as("README output block %s", name).isNotNull();
+    return lines;
+  }
+
   private static Readme readme() throws IOException {
     Readme readme = new Readme();
     List<String> lines = Files.readAllLines(README);
