@@ -156,8 +156,8 @@ final class Schema {
 
   /**
    * Version 4: attempt snapshots of {@link PostgresArtifactStore}: the primary key is the
-   * first-write-wins rule of a freeze across hosts ({@code INSERT ... ON CONFLICT DO NOTHING}), the unique
-   * snapshot id orders listings. Its own step, so that it can be numbered after any other.
+   * first-write-wins rule of a freeze across hosts ({@code INSERT ... ON CONFLICT DO
+   * NOTHING}), the unique snapshot id orders listings.
    */
   private static final List<String> ARTIFACT_SNAPSHOTS = List.of(
       """
