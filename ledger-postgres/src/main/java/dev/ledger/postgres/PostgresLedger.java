@@ -281,20 +281,49 @@ final class PostgresLedger implements LedgerBackend {
   private record Head(long revision, long nextSequence, JsonNode state, long generation) {}
 
   /**
-   * The record that commits {@code request} after {@code head} (null before revision 1).
-   *
-   * @throws LimitExceededException if its journal line would pass the store's limit
+   * The record that commits {@code request} after {@code head} (null before revision 1). Its
+   * journal line's limit is checked by {@link #write}, with the bytes it encodes anyway.
    */
   private CommitRecord record(Head head, CommitRequest request) {
-    CommitRecord record = CommitRecord.next(root, head == null ? 0 : head.revision(),
+    return CommitRecord.next(root, head == null ? 0 : head.revision(),
         head == null ? 1 : head.nextSequence(), head == null ? null : head.state(), request,
         tables.options().clock().instant());
+  }
+
+  /**
+   * Refuses a record whose journal line (what the file store would write, and what
+   * {@link LedgerTransfer#export} writes) would pass the store's limit, as the file store
+   * does. The line is encoded only when a cheap upper bound of its length passes the limit:
+   * encoding every commit's line only to measure it was a second JSON encoding of the whole
+   * commit. The bound counts the state or patch and the payloads at their canonical length
+   * (which the line repeats byte for byte), every other string at six bytes a character (the
+   * longest escape a character becomes), and generous room for keys, numbers and punctuation.
+   *
+   * @param changeBytes the canonical length of the record's state, or of its patch
+   * @param payloads the canonical payloads of its events
+   * @throws LimitExceededException if the line would pass the limit
+   */
+  private void checkLineLimit(CommitRecord record, int changeBytes, byte[][] payloads) {
     long max = JournalLine.maxLineBytes(tables.options());
+    long bound = 1024 + changeBytes + 6L * (chars(root) + chars(record.commandId())
+        + chars(record.commandDigest()) + chars(record.committedAt().toString()));
+    List<Event> events = record.events();
+    for (int i = 0; i < events.size() && bound <= max; i++) {
+      Event e = events.get(i);
+      bound += 256 + payloads[i].length + 6L * (chars(e.type()) + chars(e.id())
+          + chars(e.operationId()) + chars(e.commandId()) + chars(e.occurredAt().toString()));
+    }
+    if (bound <= max) {
+      return;
+    }
     long length = JournalLine.encode(record).length;
     if (length > max) {
       throw new LimitExceededException(root, "commit record", max, length);
     }
-    return record;
+  }
+
+  private static int chars(String s) {
+    return s == null ? 0 : s.length();
   }
 
   /** After the commit returned: remembers the head, wakes local followers, builds the result. */
@@ -394,6 +423,8 @@ final class PostgresLedger implements LedgerBackend {
       times[i] = e.occurredAt().toString();
       ids[i] = e.id();
     }
+    byte[] patch = record.patch() == null ? null : LedgerJson.canonical(record.patch());
+    checkLineLimit(record, patch == null ? state.length : patch.length, payloads);
     String committedAt = record.committedAt().toString();
     try (PreparedStatement ps = c.prepareStatement(first ? tables.sql().writeFirst()
         : tables.sql().writeNext())) {
@@ -418,7 +449,7 @@ final class PostgresLedger implements LedgerBackend {
       ps.setString(p++, record.commandDigest());
       ps.setInt(p++, record.stateVersion());
       ps.setBytes(p++, record.state() == null ? null : state);
-      ps.setBytes(p++, record.patch() == null ? null : LedgerJson.canonical(record.patch()));
+      ps.setBytes(p++, patch);
       ps.setLong(p++, record.revision());
       ps.setArray(p++, c.createArrayOf("bigint", sequences));
       ps.setArray(p++, c.createArrayOf("text", types));
