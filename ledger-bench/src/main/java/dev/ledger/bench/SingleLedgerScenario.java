@@ -61,9 +61,12 @@ final class SingleLedgerScenario {
         LedgerOptions.defaults().withMeterRegistry(registry)), "run", true));
     targets.put(LARGE_SMALL, new LargeLedgerTarget(dir.resolve("large-small"), false));
     targets.put(LARGE_FULL, new LargeLedgerTarget(dir.resolve("large-full"), true));
-    targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
-    targets.put("SQLite WAL synchronous=NORMAL",
-        new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
+    SqliteTarget full = new SqliteTarget(dir.resolve("full.db"), "FULL");
+    SqliteTarget normal = new SqliteTarget(dir.resolve("normal.db"), "NORMAL");
+    targets.put("SQLite WAL synchronous=FULL", full);
+    targets.put("SQLite WAL synchronous=NORMAL", normal);
+    report.note("SQLite settings read back from the connections: FULL peer " + full.pragmas()
+        + "; NORMAL peer " + normal.pragmas() + ".");
     Map<String, Stats> stats = new LinkedHashMap<>();
     for (String name : targets.keySet()) {
       stats.put(name, report.stats(NAME, name, "commits/s"));
