@@ -23,18 +23,19 @@ import java.util.Map;
  */
 final class SingleLedgerScenario {
   static final String NAME = "1. Single-ledger durable commits";
-  private static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
+  static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
       + "cache cost)";
-  private static final String FLOOR = "floor: overwrite in a preallocated file + force (size "
+  static final String FLOOR = "floor: overwrite in a preallocated file + force (size "
       + "unchanged)";
-  private static final String LARGE_SMALL = "ledger, 64 KiB state, small change (SYNC)";
+  static final String LARGE_SMALL = "ledger, 64 KiB state, small change (SYNC)";
   private static final String LARGE_FULL = "ledger, 64 KiB state, full change (SYNC)";
 
-  private static final String SYNC = "ledger (FileLedgerStore, SYNC)";
+  static final String SYNC = "ledger (FileLedgerStore, SYNC)";
   private static final String SYNC_METERED = "ledger, SYNC, with a Micrometer registry";
   private static final String NO_SYNC_METERED = "ledger, UNSAFE_NO_SYNC, with a Micrometer "
       + "registry";
   private static final String MEMORY = "ledger in memory (InMemoryLedgerStore: CPU only)";
+  static final String SQLITE_FULL = "SQLite WAL synchronous=FULL";
   private static final String MEMORY_METERED = "ledger in memory, with a Micrometer registry";
 
   private SingleLedgerScenario() {}
@@ -97,6 +98,7 @@ final class SingleLedgerScenario {
       }
     }
     Stats ledger = stats.get(SYNC);
+    ColdStartScenario.run(config, report, NAME, stats);
     report.ratio(NAME, "ledger / floor of record (preallocated overwrite)", ledger,
         stats.get(FLOOR), Report.Goal.AT_LEAST, 0.85);
     report.ratio(NAME, "ledger with a meter registry / without (SYNC)", stats.get(SYNC_METERED),
