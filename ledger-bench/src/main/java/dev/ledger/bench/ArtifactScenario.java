@@ -37,34 +37,65 @@ final class ArtifactScenario {
         "MB/s");
     Stats put = report.stats(NAME, "blobs().put of the same file (SYNC)", "MB/s");
     Stats copy = report.stats(NAME, "copy the same file, one force at the end, no hashing", "MB/s");
+    Stats digestCpu = report.stats(NAME, "SHA-256, process CPU per MB", "ms");
+    Stats putCpu = report.stats(NAME, "blobs().put, process CPU per MB (all its threads)", "ms");
+    Stats copyCpu = report.stats(NAME, "copy + one force, process CPU per MB", "ms");
+    Stats deviceLimit = new Stats();
+    String[] digestHex = new String[1];
+    ContentId[] putId = new ContentId[1];
     for (int round = 0; round <= config.blobRounds(); round++) {
-      long t0 = System.nanoTime();
-      String hex = sha256(input);
-      double d = config.blobBytes() / 1e6 / ((System.nanoTime() - t0) / 1e9);
+      double[] rates = new double[3];
+      double[] cpuMillis = new double[3];
       Path storeDir = dir.resolve("put-" + round);
-      long t1 = System.nanoTime();
-      ContentId id;
-      try (FileArtifactStore store = FileArtifactStore.open(storeDir)) {
-        id = store.blobs().put(input);
-      }
-      double p = config.blobBytes() / 1e6 / ((System.nanoTime() - t1) / 1e9);
-      if (!id.toString().endsWith(hex)) {
-        throw new IllegalStateException("digest mismatch: " + id + " vs " + hex);
-      }
-      ScratchFiles.deleteTree(storeDir);
       Path copyFile = dir.resolve("copy.bin");
-      long t2 = System.nanoTime();
-      copyForced(input, copyFile);
-      double c = config.blobBytes() / 1e6 / ((System.nanoTime() - t2) / 1e9);
-      Files.delete(copyFile);
+      int first = Turns.firstOfRound(3);
+      for (int k = 0; k < 3; k++) {
+        // The order rotates each round: none of the three always reads a file the one before
+        // it has just pulled into the page cache, nor always writes after another's writeback.
+        long c0 = processCpuNanos();
+        int which = (first + k) % 3;
+        switch (which) {
+          case 0 -> {
+            long t0 = System.nanoTime();
+            String hex = sha256(input);
+            rates[0] = config.blobBytes() / 1e6 / ((System.nanoTime() - t0) / 1e9);
+            digestHex[0] = hex;
+          }
+          case 1 -> {
+            long t1 = System.nanoTime();
+            try (FileArtifactStore store = FileArtifactStore.open(storeDir)) {
+              putId[0] = store.blobs().put(input);
+            }
+            rates[1] = config.blobBytes() / 1e6 / ((System.nanoTime() - t1) / 1e9);
+            ScratchFiles.deleteTree(storeDir);
+          }
+          default -> {
+            long t2 = System.nanoTime();
+            copyForced(input, copyFile);
+            rates[2] = config.blobBytes() / 1e6 / ((System.nanoTime() - t2) / 1e9);
+            Files.delete(copyFile);
+          }
+        }
+        cpuMillis[which] = (processCpuNanos() - c0) / 1e6 / (config.blobBytes() / 1e6);
+      }
+      if (!putId[0].toString().endsWith(digestHex[0])) {
+        throw new IllegalStateException("digest mismatch: " + putId[0] + " vs " + digestHex[0]);
+      }
       if (round > 0) {
-        digest.add(d);
-        put.add(p);
-        copy.add(c);
+        digest.add(rates[0]);
+        put.add(rates[1]);
+        copy.add(rates[2]);
+        digestCpu.add(cpuMillis[0]);
+        putCpu.add(cpuMillis[1]);
+        copyCpu.add(cpuMillis[2]);
+        deviceLimit.add(rates[1] / Math.min(rates[0], rates[2]));
       }
     }
     Files.delete(input);
-    report.ratio(NAME, "put / SHA-256", put, digest, Report.Goal.AT_LEAST, 0.8);
+    report.ratio(NAME, "put / the slower of SHA-256 and copy + one force (the device's limit for "
+        + "a durable, hashed write)", deviceLimit.median(),
+        Report.Goal.AT_LEAST, 0.85, "median of per-round ratios");
+    report.ratio(NAME, "put / SHA-256", put, digest, Report.Goal.REPORT, 0);
     report.ratio(NAME, "copy + one force / SHA-256", copy, digest, Report.Goal.REPORT, 0);
     report.ratio(NAME, "put / copy + one force", put, copy, Report.Goal.REPORT, 0);
 
@@ -93,6 +124,15 @@ final class ArtifactScenario {
     }
     report.ratio(NAME, String.format("getForAttempt %,d / %,d snapshots", many, few), manyStats,
         fewStats, Report.Goal.AT_MOST, 1.5);
+  }
+
+  /** CPU time of this process (every thread: put hashes and writes on two), or 0 if unknown. */
+  private static long processCpuNanos() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(0, os.getProcessCpuTime());
+    }
+    return 0;
   }
 
   private static void fill(FileArtifactStore store, String root, int count) {

@@ -92,6 +92,7 @@ public final class Bench {
     ScratchFiles.deleteTree(config.dir());
     Files.createDirectories(config.dir());
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    String fileSystem = fileSystem(config.dir());
     String loadBefore = loadAverage();
     long t0 = System.nanoTime();
     Report report = new Report();
@@ -161,11 +162,12 @@ public final class Bench {
     String header = String.format(Locale.ROOT,
         "## Benchmark run %s UTC (%s configuration)%n%n"
             + "- machine: %d cores visible to the JVM (%s), %s %s, Java %s%n"
+            + "- file system of the stores: %s%n"
             + "- load average before / after: %s / %s; the run took %.1f min%n"
             + "- %d measured rounds after one warm-up; rounds of %d ms; scenarios %s%n",
         started, label, Runtime.getRuntime().availableProcessors(), cpuModel(),
         System.getProperty("os.name"), System.getProperty("os.version"),
-        System.getProperty("java.version"), loadBefore, loadAverage(), minutes, config.rounds(),
+        System.getProperty("java.version"), fileSystem, loadBefore, loadAverage(), minutes, config.rounds(),
         config.roundMillis(), config.scenarios().stream().sorted().toList());
     return report.markdown(header);
   }
@@ -186,6 +188,31 @@ public final class Bench {
       return String.join(" ", Arrays.copyOf(parts, 3));
     } catch (IOException | RuntimeException e) {
       return "unknown";
+    }
+  }
+
+  /**
+   * The type, device and mount options of the file system holding {@code dir} (the mount
+   * options from /proc/mounts, where the kernel has it): a force costs what its journal mode
+   * and barriers make it cost.
+   */
+  static String fileSystem(Path dir) {
+    try {
+      java.nio.file.FileStore store = Files.getFileStore(dir);
+      String options = "";
+      Path mounts = Path.of("/proc/mounts");
+      if (Files.isReadable(mounts)) {
+        for (String line : Files.readAllLines(mounts)) {
+          String[] f = line.split(" ");
+          if (f.length >= 4 && f[0].equals(store.name()) && f[2].equals(store.type())) {
+            options = ", mounted " + f[3];
+            break;
+          }
+        }
+      }
+      return store.type() + " on " + store.name() + options;
+    } catch (IOException | RuntimeException e) {
+      return "unknown (" + e + ")";
     }
   }
 

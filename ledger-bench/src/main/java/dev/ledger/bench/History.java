@@ -9,7 +9,10 @@ import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -25,6 +28,8 @@ final class History {
   Cursor middle;
   Cursor nearEnd;
   double buildSeconds;
+  /** Commits of each history ledger when it was built, by its event count. */
+  private final Map<Integer, Long> commits = new HashMap<>();
 
   private History(Path base, int pageSize) {
     this.base = base;
@@ -33,6 +38,15 @@ final class History {
 
   static String rootId(int events) {
     return "history-" + events;
+  }
+
+  /**
+   * "N events in M commits" for the history ledger of {@code events}, as built: how many
+   * records a reader walks, not only how many events they hold.
+   */
+  String label(int events) {
+    long m = commits.getOrDefault(events, 0L);
+    return String.format(Locale.ROOT, "%,d events in %,d commit%s", events, m, m == 1 ? "" : "s");
   }
 
   static History build(BenchConfig config) {
@@ -70,6 +84,7 @@ final class History {
       }
       CommitResult r = ledger.commit(revision, Workload.state(counter), drafts);
       revision = r.revision();
+      commits.merge(events, 1L, Long::sum);
       committed += n;
       if (keepCursors && committed == events / 2) {
         middle = r.cursor();

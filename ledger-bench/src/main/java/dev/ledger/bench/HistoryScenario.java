@@ -24,7 +24,7 @@ final class HistoryScenario {
     Map<String, Stats> stats = new LinkedHashMap<>();
     try (FileLedgerStore store = FileLedgerStore.open(history.base)) {
       for (int events : config.histories()) {
-        String name = String.format("ledger, %,d events before", events);
+        String name = "ledger, " + history.label(events) + " before";
         targets.put(name, new LedgerTarget(store, History.rootId(events), false));
         stats.put(name, report.stats(NAME, name, "commits/s"));
       }
@@ -46,14 +46,14 @@ final class HistoryScenario {
         }
       }
     }
-    Stats empty = stats.get(String.format("ledger, %,d events before", 0));
+    Stats empty = stats.get("ledger, " + history.label(0) + " before");
     for (int events : config.histories()) {
       if (events == 0) {
         continue;
       }
       boolean longest = events == config.longHistory();
       report.ratio(NAME, String.format("%,d events / empty", events),
-          stats.get(String.format("ledger, %,d events before", events)), empty,
+          stats.get("ledger, " + history.label(events) + " before"), empty,
           longest ? Report.Goal.AT_LEAST : Report.Goal.REPORT, 0.9);
     }
     int bigRef = config.referenceHistories().get(config.referenceHistories().size() - 1);

@@ -23,18 +23,19 @@ import java.util.Map;
  */
 final class SingleLedgerScenario {
   static final String NAME = "1. Single-ledger durable commits";
-  private static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
+  static final String NO_SYNC = "ledger, UNSAFE_NO_SYNC (no force: its CPU and page "
       + "cache cost)";
-  private static final String FLOOR = "floor: overwrite in a preallocated file + force (size "
+  static final String FLOOR = "floor: overwrite in a preallocated file + force (size "
       + "unchanged)";
-  private static final String LARGE_SMALL = "ledger, 64 KiB state, small change (SYNC)";
+  static final String LARGE_SMALL = "ledger, 64 KiB state, small change (SYNC)";
   private static final String LARGE_FULL = "ledger, 64 KiB state, full change (SYNC)";
 
-  private static final String SYNC = "ledger (FileLedgerStore, SYNC)";
+  static final String SYNC = "ledger (FileLedgerStore, SYNC)";
   private static final String SYNC_METERED = "ledger, SYNC, with a Micrometer registry";
   private static final String NO_SYNC_METERED = "ledger, UNSAFE_NO_SYNC, with a Micrometer "
       + "registry";
   private static final String MEMORY = "ledger in memory (InMemoryLedgerStore: CPU only)";
+  static final String SQLITE_FULL = "SQLite WAL synchronous=FULL";
   private static final String MEMORY_METERED = "ledger in memory, with a Micrometer registry";
 
   private SingleLedgerScenario() {}
@@ -61,9 +62,12 @@ final class SingleLedgerScenario {
         LedgerOptions.defaults().withMeterRegistry(registry)), "run", true));
     targets.put(LARGE_SMALL, new LargeLedgerTarget(dir.resolve("large-small"), false));
     targets.put(LARGE_FULL, new LargeLedgerTarget(dir.resolve("large-full"), true));
-    targets.put("SQLite WAL synchronous=FULL", new SqliteTarget(dir.resolve("full.db"), "FULL"));
-    targets.put("SQLite WAL synchronous=NORMAL",
-        new SqliteTarget(dir.resolve("normal.db"), "NORMAL"));
+    SqliteTarget full = new SqliteTarget(dir.resolve("full.db"), "FULL");
+    SqliteTarget normal = new SqliteTarget(dir.resolve("normal.db"), "NORMAL");
+    targets.put("SQLite WAL synchronous=FULL", full);
+    targets.put("SQLite WAL synchronous=NORMAL", normal);
+    report.note("SQLite settings read back from the connections: FULL peer " + full.pragmas()
+        + "; NORMAL peer " + normal.pragmas() + ".");
     Map<String, Stats> stats = new LinkedHashMap<>();
     for (String name : targets.keySet()) {
       stats.put(name, report.stats(NAME, name, "commits/s"));
@@ -94,6 +98,7 @@ final class SingleLedgerScenario {
       }
     }
     Stats ledger = stats.get(SYNC);
+    ColdStartScenario.run(config, report, NAME, stats);
     report.ratio(NAME, "ledger / floor of record (preallocated overwrite)", ledger,
         stats.get(FLOOR), Report.Goal.AT_LEAST, 0.85);
     report.ratio(NAME, "ledger with a meter registry / without (SYNC)", stats.get(SYNC_METERED),

@@ -18,6 +18,7 @@ final class SqliteTarget implements CommitTarget {
   private final Connection connection;
   private final PreparedStatement update;
   private final PreparedStatement insert;
+  private final String pragmas;
   private long revision;
 
   /** {@code synchronous} is FULL or NORMAL. */
@@ -33,6 +34,7 @@ final class SqliteTarget implements CommitTarget {
           + " revision INTEGER NOT NULL, type TEXT NOT NULL, payload TEXT NOT NULL)");
       s.execute("INSERT OR IGNORE INTO state (id, revision, body) VALUES (1, 0, '{}')");
     }
+    pragmas = readBack(connection, synchronous);
     connection.setAutoCommit(false);
     update = connection.prepareStatement(
         "UPDATE state SET revision = ?, body = ? WHERE id = 1 AND revision = ?");
@@ -44,6 +46,52 @@ final class SqliteTarget implements CommitTarget {
       revision = rs.getLong(1);
     }
     connection.commit();
+  }
+
+  /**
+   * What the connection really runs with, read back from SQLite after the PRAGMAs were set:
+   * a driver or a build may ignore a PRAGMA silently (an in-memory or read-only database
+   * refuses WAL), and a peer measured with weaker settings than its label would flatter it.
+   *
+   * @throws IllegalStateException if journal_mode is not wal or synchronous not the level asked
+   */
+  private static String readBack(Connection connection, String synchronous) throws SQLException {
+    String mode;
+    int level;
+    String version;
+    try (Statement s = connection.createStatement()) {
+      try (var rs = s.executeQuery("PRAGMA journal_mode")) {
+        rs.next();
+        mode = rs.getString(1);
+      }
+      try (var rs = s.executeQuery("PRAGMA synchronous")) {
+        rs.next();
+        level = rs.getInt(1);
+      }
+      try (var rs = s.executeQuery("SELECT sqlite_version()")) {
+        rs.next();
+        version = rs.getString(1);
+      }
+    }
+    // PRAGMA synchronous reads back as a number: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA.
+    int expected = switch (synchronous) {
+      case "OFF" -> 0;
+      case "NORMAL" -> 1;
+      case "FULL" -> 2;
+      case "EXTRA" -> 3;
+      default -> throw new IllegalArgumentException("synchronous level " + synchronous);
+    };
+    if (!"wal".equalsIgnoreCase(mode) || level != expected) {
+      throw new IllegalStateException("SQLite runs with journal_mode=" + mode + ", synchronous="
+          + level + "; expected wal and " + expected + " (" + synchronous + ")");
+    }
+    return "journal_mode=" + mode + ", synchronous=" + level + " (" + synchronous
+        + "), SQLite " + version;
+  }
+
+  /** The PRAGMA values read back from the connection, and SQLite's version. */
+  String pragmas() {
+    return pragmas;
   }
 
   @Override

@@ -19,7 +19,10 @@ class BenchTest {
         "### Ratios (of medians, same run) and targets", "ledger / floor",
         "ledger / SQLite FULL", "page near the end / page at the start", "put / SHA-256",
         "verify MB/s / raw read MB/s", "random ledger / hot ledger commits/s",
-        "in-process median latency, ms");
+        "in-process median latency, ms", "cold / warm: ledger (FileLedgerStore, SYNC)",
+        "as after a kill", "journal_mode=wal, synchronous=2 (FULL)",
+        "put / the slower of SHA-256 and copy + one force",
+        "replay MB/s, second pass / raw read MB/s", "file system of the stores: ");
     for (int scenario : new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13}) {
       assertThat(md).contains("### " + scenario + ". ");
     }

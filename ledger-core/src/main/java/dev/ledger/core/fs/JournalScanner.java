@@ -4,6 +4,7 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.journal.CommitRecord;
+import dev.ledger.core.internal.journal.EventRecordReader;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
@@ -49,6 +50,7 @@ final class JournalScanner implements RecordSource {
   private long end;
   private long tornAt = -1;
   private boolean finished;
+  private boolean eventsOnly;
 
   /**
    * Starts at {@code offset} of segment {@code segment}, where a record with
@@ -73,6 +75,18 @@ final class JournalScanner implements RecordSource {
     } catch (IOException e) {
       throw new LedgerIOException("opening journal segment", path, e);
     }
+  }
+
+  /**
+   * Makes this scan decode records for their events only ({@link EventRecordReader}): the
+   * records it returns hold no state or patch. For readers of events (replay, pages), which
+   * never fold states; the checks of the journal's invariants are the same.
+   *
+   * @return this scan
+   */
+  JournalScanner eventsOnly() {
+    eventsOnly = true;
+    return this;
   }
 
   /** Segment the scan is in (the last segment once it returned null). */
@@ -155,7 +169,8 @@ final class JournalScanner implements RecordSource {
         }
         CommitRecord record;
         try {
-          record = JournalLine.decode(line.bytes(), line.length());
+          record = eventsOnly ? EventRecordReader.decode(line.bytes(), line.length())
+              : JournalLine.decode(line.bytes(), line.length());
         } catch (JournalLine.InvalidRecordException e) {
           throw new CorruptLedgerException(path, line.offset(), e.getMessage());
         } catch (JournalLine.DefectException e) {

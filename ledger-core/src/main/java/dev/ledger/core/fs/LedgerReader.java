@@ -530,7 +530,7 @@ final class LedgerReader {
     RetentionMarker m = marker();
     if (m != null) {
       return new JournalScanner(journal, m.firstRevision(), 0, m.firstRevision(),
-          m.firstSequence());
+          m.firstSequence()).eventsOnly();
     }
     if (!Files.exists(journal.segment(1))) {
       if (marker() != null) {
@@ -541,7 +541,7 @@ final class LedgerReader {
       missingSegment(Tail.start(readCheckpoint()));
       return null;
     }
-    return new JournalScanner(journal, 1, 0, 1, 1);
+    return new JournalScanner(journal, 1, 0, 1, 1).eventsOnly();
   }
 
   /**
@@ -600,7 +600,7 @@ final class LedgerReader {
           + ") does not match the journal");
     }
     return new JournalScanner(journal, position.segment(), position.offset(), record.revision(),
-        record.firstSequence());
+        record.firstSequence()).eventsOnly();
   }
 
   /**
@@ -621,7 +621,7 @@ final class LedgerReader {
       return null; // a cursor of removed history cannot be past it: not one of ours
     }
     return new JournalScanner(journal, m.firstRevision(), 0, m.firstRevision(),
-        m.firstSequence());
+        m.firstSequence()).eventsOnly();
   }
 
   /** The valid record whose line starts at {@code offset}, or null if there is none. */

@@ -178,7 +178,7 @@ public final class JournalLine {
   }
 
   /** Checks the frame and the checksum; returns the record's length. */
-  private static int checkFrame(byte[] line, int length) {
+  static int checkFrame(byte[] line, int length) {
     if (length < PREFIX + 3) {
       throw new DefectException("line of " + length + " bytes is too short for a record");
     }
