@@ -14,6 +14,7 @@ import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
+import dev.ledger.testing.fault.FaultLoop;
 import dev.ledger.testing.fault.FaultyFileSystem;
 import dev.ledger.testing.fault.Op;
 import dev.ledger.testing.fault.Persistence;
@@ -42,7 +43,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * power (or fails), for n = 1, 2, ... until the threads finish. After each fault the reopened
  * store holds every acknowledged update at the revision it was acknowledged with, a gapless
  * journal of whole commits, and replays every acknowledged command. Which operation is the
- * n-th depends on the scheduler; the seed fixes what a cut keeps.
+ * n-th depends on the scheduler; the seed fixes what a cut keeps. The loops are
+ * {@link FaultLoop}s.
  */
 @ExtendWith(SeedExtension.class)
 class GroupCommitFaultTest {
@@ -92,12 +94,12 @@ class GroupCommitFaultTest {
   /** Acknowledged updates: "thread-k" to the revision it was acknowledged with. */
   private final Map<String, Long> acked = new ConcurrentHashMap<>();
 
-  /** Threads race their updates until done or failed; returns whether any failed. */
-  private boolean race(Ledger<Counter> ledger) throws InterruptedException {
+  /** Threads race their updates until done or failed; returns what the threads threw. */
+  private List<LedgerException> race(Ledger<Counter> ledger) throws InterruptedException {
     acked.clear();
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
-    List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    List<LedgerException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     for (int t = 0; t < THREADS; t++) {
       int thread = t;
       threads.add(new Thread(() -> {
@@ -122,7 +124,7 @@ class GroupCommitFaultTest {
       t.join(Duration.ofMinutes(2).toMillis());
       assertThat(t.isAlive()).as("%s hangs", t.getName()).isFalse();
     }
-    return !failures.isEmpty();
+    return failures;
   }
 
   private void verify(Path root, String context) {
@@ -173,43 +175,49 @@ class GroupCommitFaultTest {
     }
   }
 
-  private int loop(Op op, Random random, Persistence ioError) throws Exception {
-    int faults = 0;
-    for (int n = 1; ; n++) {
-      String context = (ioError == null ? "power cut" : ioError + " I/O error") + " at " + op
-          + " #" + n;
-      Path dir = Files.createDirectories(tmp.resolve(op + "-" + ioError + "-" + n));
-      FaultyFileSystem fs = FaultyFileSystem.over(dir);
-      Path root = fs.root().resolve("store");
-      FileLedgerStore store = FileLedgerStore.open(root, options());
-      Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
-      ledger.commit(Ledger.NO_REVISION, new Counter(1, "p".repeat(300)),
-          EventDraft.of("init", Map.of()));
-      long before = fs.injected();
-      if (ioError == null) {
-        fs.powerCutAt(op, n, random);
-      } else {
-        fs.failAt(op, n, ioError);
-      }
-      boolean failed = race(ledger);
-      try {
-        store.close();
-      } catch (LedgerException e) {
-        failed = true;
-      }
-      boolean injected = fs.injected() > before;
-      fs.clearFaults();
-      if (!injected) {
-        assertThat(failed).as("%s: a failure without a fault", context).isFalse();
-        assertThat(acked).as(context).hasSize(THREADS * UPDATES);
-        grouped = groupedRecords(FaultyFileSystem.real(root));
-        break;
-      }
-      faults++;
-      verify(root, context + ", " + acked.size() + " acknowledged");
-      assertThat(n).as("%s: loop must end", context).isLessThan(2000);
+  /** The store a run's setup opens and its code races on; closed at the end of the code. */
+  private FileLedgerStore store;
+  private Ledger<Counter> ledger;
+
+  /** The setup of a run: a store with one commit, before any fault. */
+  private void open(Path root) {
+    store = FileLedgerStore.open(root.resolve("store"), options());
+    ledger = store.ledger("root-1", Counter.class);
+    ledger.commit(Ledger.NO_REVISION, new Counter(1, "p".repeat(300)),
+        EventDraft.of("init", Map.of()));
+  }
+
+  /**
+   * The code under the fault: the threads race, then the store closes; a store failure of
+   * either is thrown (the loop hands it to the check). A run without one must have had every
+   * update acknowledged; the last such run's groups are counted.
+   */
+  private void raceAndClose(Path root) throws Exception {
+    List<LedgerException> failures = new ArrayList<>(race(ledger));
+    try {
+      store.close();
+    } catch (LedgerException e) {
+      failures.add(e);
     }
-    return faults;
+    if (!failures.isEmpty()) {
+      LedgerException first = failures.get(0);
+      failures.stream().skip(1).forEach(first::addSuppressed);
+      throw first;
+    }
+    assertThat(acked).as("a run that failed nothing").hasSize(THREADS * UPDATES);
+    grouped = groupedRecords(FaultyFileSystem.real(root.resolve("store")));
+  }
+
+  private int loop(Op op, Random random, Persistence ioError) throws IOException {
+    FaultLoop loop = ioError == null ? FaultLoop.powerCutAt(op).withRandom(random)
+        : FaultLoop.ioErrorAt(op, ioError);
+    return loop.withSetup(this::open).withMaxRuns(2000).run(
+        Files.createDirectories(tmp.resolve(op + "-" + ioError)), this::raceAndClose,
+        (root, fault) -> {
+          fault.thrown().ifPresent(e -> assertThat(e).as(fault.toString())
+              .isInstanceOf(LedgerException.class));
+          verify(root.resolve("store"), fault + ", " + acked.size() + " acknowledged");
+        });
   }
 
   @ParameterizedTest

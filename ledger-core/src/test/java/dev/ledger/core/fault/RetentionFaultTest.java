@@ -1,7 +1,6 @@
 package dev.ledger.core.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.Cursor;
@@ -16,7 +15,7 @@ import dev.ledger.core.Versioned;
 import dev.ledger.core.fs.FileLedgerStore;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
-import dev.ledger.testing.fault.FaultyFileSystem;
+import dev.ledger.testing.fault.FaultLoop;
 import dev.ledger.testing.fault.Op;
 import dev.ledger.testing.fault.Persistence;
 import java.io.IOException;
@@ -43,7 +42,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * After each, the store opens on what the disk kept, {@code verify()} finds no damage, the
  * state is the last acknowledged one (or the one in flight), the journal from the first
  * retained event on is gapless and whole, nothing the policy keeps is missing, and the store
- * commits and retains again. Rounds of power cuts: {@code ledger.torture.scale}.
+ * commits and retains again. Rounds of power cuts: {@code ledger.torture.scale}. The loops
+ * are {@link FaultLoop}s; the seed of the power cuts' choices is printed with their count.
  */
 @ExtendWith(SeedExtension.class)
 class RetentionFaultTest {
@@ -144,38 +144,45 @@ class RetentionFaultTest {
     }
   }
 
+  /**
+   * The store a run commits through, opened by the loop's setup (which also commits the
+   * baseline) or by the code; after a fault it is abandoned unclosed, as a crashed process
+   * leaves it.
+   */
+  private FileLedgerStore store;
+  private Ledger<Counter> ledger;
+
+  private void open(Path root) {
+    store = FileLedgerStore.open(root.resolve("store"), options());
+    ledger = store.ledger("root-1", Counter.class);
+  }
+
+  /** Commits up to the end of the script, then closes the store. */
+  private void finishScript() {
+    run(store, ledger, acked, SCRIPT);
+    store.close();
+  }
+
+  /** The check after a fault: only a store failure may have stopped the script. */
+  private void check(Path root, FaultLoop.Fault fault) {
+    fault.thrown().ifPresent(e -> assertThat(e).as(fault.toString())
+        .isInstanceOf(LedgerException.class));
+    check(root.resolve("store"), acked, fault.toString());
+  }
+
   @ParameterizedTest
   @EnumSource(value = Op.class, names = {"WRITE", "FORCE", "MOVE", "CREATE", "TRUNCATE"})
   void everyFailedOperationDuringRetentionLeavesAVerifiableLedger(Op op) throws IOException {
     long faults = 0;
     for (Persistence persistence : Persistence.values()) {
-      for (int n = 1; ; n++) {
-        String context = op + " " + persistence + " fault at #" + n;
-        Path dir = Files.createDirectories(tmp.resolve(op + "-" + persistence + "-" + n));
-        FaultyFileSystem fs = FaultyFileSystem.over(dir);
-        Path root = fs.root().resolve("store");
-        FileLedgerStore store = FileLedgerStore.open(root, options());
-        Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
-        run(store, ledger, 0, 6);
-        long before = fs.injected();
-        fs.failAt(op, n, persistence);
-        try {
-          run(store, ledger, acked, SCRIPT);
-          store.close();
-        } catch (LedgerException e) {
-          // abandoned as a crashed process would leave it
-        }
-        boolean triggered = fs.injected() > before;
-        fs.clearFaults();
-        if (!triggered) {
-          break;
-        }
-        faults++;
-        check(root, acked, context);
-        assertThat(n).as("%s: loop must end", context).isLessThan(1000);
-      }
+      faults += FaultLoop.ioErrorAt(op, persistence)
+          .withSetup(root -> {
+            open(root);
+            run(store, ledger, 0, 6);
+          })
+          .run(Files.createDirectories(tmp.resolve(op + "-" + persistence)),
+              root -> finishScript(), this::check);
     }
-    assertThat(faults).as("faults injected for %s", op).isPositive();
     System.out.printf("retention fault loop %s: %d faults injected%n", op, faults);
   }
 
@@ -186,30 +193,14 @@ class RetentionFaultTest {
     Random random = seed.random();
     int cuts = 0;
     for (int round = 0; round < SCALE; round++) {
-      for (int n = 1; ; n++) {
-        String context = seed + " round " + round + ": power cut at " + op + " #" + n;
-        Path dir = Files.createDirectories(tmp.resolve("cut-" + op + "-" + round + "-" + n));
-        FaultyFileSystem fs = FaultyFileSystem.over(dir);
-        Path root = fs.root().resolve("store");
-        FileLedgerStore store = FileLedgerStore.open(root, options());
-        Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
-        fs.powerCutAt(op, n, random);
-        try {
-          run(store, ledger, 0, SCRIPT);
-          store.close();
-        } catch (LedgerException e) {
-          if (fs.injected() == 0) {
-            fail(context + ": unexpected failure without a fault", e);
-          }
-        }
-        if (fs.injected() == 0) {
-          break;
-        }
-        cuts++;
-        check(root, acked, context);
-      }
+      cuts += FaultLoop.powerCutAt(op).withRandom(random).withSetup(this::open)
+          .run(Files.createDirectories(tmp.resolve("cut-" + op + "-" + round)),
+              root -> {
+                acked = 0;
+                finishScript();
+              },
+              this::check);
     }
-    assertThat(cuts).isPositive();
     System.out.printf("retention power-cut loop %s: %d cuts (%s)%n", op, cuts, seed);
   }
 }
