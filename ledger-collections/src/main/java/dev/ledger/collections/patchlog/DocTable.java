@@ -23,6 +23,13 @@ final class DocTable {
     ObjectNode tree;
     /** Its compact JSON size, or {@link #UNMEASURED} until {@link #bytes()} needs it. */
     int bytes;
+    /**
+     * Whether the tree may also be held by a committed patch (a transaction's document
+     * installed as it was written, see {@link PartitionView#applyOwn}): a patch log may keep
+     * the patch it was given (the in-memory store does), so such a tree is copied before it
+     * is changed in place.
+     */
+    boolean shared;
 
     Doc(String key, long ordinal, ObjectNode tree, int bytes) {
       this.key = key;
@@ -104,7 +111,8 @@ final class DocTable {
   /** Applies a merge patch to a stored document's tree, keeping its indexes right. */
   void patch(Doc doc, JsonNode patch) {
     unindex(doc);
-    JsonNode merged = Json.merge(doc.tree, patch);
+    JsonNode merged = Json.merge(doc.shared ? doc.tree.deepCopy() : doc.tree, patch);
+    doc.shared = false;
     doc.tree = merged != null && merged.isObject() ? (ObjectNode) merged : Json.NODES.objectNode();
     if (doc.bytes != UNMEASURED) {
       bytes -= doc.bytes;

@@ -147,7 +147,7 @@ final class Engine {
         if (pending.result().replayed()) {
           return new TransactionResult<>(null, pending.awaitDurable().revision(), true);
         }
-        partition.applyOwn(patch, pending.result().revision());
+        partition.applyOwn(tx, patch, pending.result().revision());
         maybeCheckpoint(partition, view);
       } finally {
         partition.writer.unlock();

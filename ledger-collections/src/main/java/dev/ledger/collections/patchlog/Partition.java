@@ -71,11 +71,14 @@ final class Partition {
     }
   }
 
-  /** Applies this store's own commit; call with {@code writer} held. */
-  void applyOwn(com.fasterxml.jackson.databind.JsonNode patch, long revision) {
+  /**
+   * Applies this store's own commit, {@code patch} as written by {@code tx}; call with
+   * {@code writer} held.
+   */
+  void applyOwn(TxContext tx, com.fasterxml.jackson.databind.JsonNode patch, long revision) {
     viewLock.writeLock().lock();
     try {
-      view.applyPatch(patch, revision);
+      view.applyOwn(tx, patch, revision);
     } catch (RuntimeException e) {
       view = null;
       throw e;

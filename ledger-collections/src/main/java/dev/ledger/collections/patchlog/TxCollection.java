@@ -45,6 +45,11 @@ final class TxCollection<T> implements Collection<T> {
     return spec.name();
   }
 
+  /** The ordinal the next inserted document gets, after this transaction's writes. */
+  long next() {
+    return next;
+  }
+
   /** The document of {@code key} as this transaction sees it, or null. */
   DocTable.Doc current(String key) {
     if (overlay.containsKey(key)) {
