@@ -23,6 +23,12 @@ final class Partition {
   final PatchLog log;
   final ReentrantLock writer = new ReentrantLock();
   final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
+  /** Commits of this store since the journal was last measured; guarded by {@code writer}. */
+  int commitsSinceMeasure;
+  /** Commits of this store before the journal is measured again; guarded by {@code writer}. */
+  int commitsBeforeMeasure = 1;
+  /** The journal bytes after the checkpoint at the last measure; guarded by {@code writer}. */
+  long measuredJournalBytes;
   /** The live view; null until opened; changed under {@code writer} and the write side. */
   private volatile PartitionView view;
   private final Engine engine;
