@@ -152,7 +152,9 @@ final class PartitionView {
         // Out of the table (and its indexes) before the merge changes the tree in place.
         table.remove(key);
       }
-      JsonNode tree = Json.merge(existing == null ? null : existing.tree, body == null
+      // A shared tree (see DocTable.Doc#shared) is copied before the merge changes it.
+      JsonNode tree = Json.merge(existing == null ? null
+          : existing.shared ? existing.tree.deepCopy() : existing.tree, body == null
           ? Json.NODES.objectNode() : body);
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
           : Json.NODES.objectNode();
