@@ -23,6 +23,13 @@ final class DocTable {
     ObjectNode tree;
     /** Its compact JSON size, or {@link #UNMEASURED} until {@link #bytes()} needs it. */
     int bytes;
+    /**
+     * Whether the tree may also be held by a committed patch (a transaction's document
+     * installed as it was written, see {@link PartitionView#applyOwn}): a patch log may keep
+     * the patch it was given (the in-memory store does), so such a tree is copied before it
+     * is changed in place.
+     */
+    boolean shared;
 
     Doc(String key, long ordinal, ObjectNode tree, int bytes) {
       this.key = key;
@@ -79,10 +86,47 @@ final class DocTable {
   }
 
   void put(Doc doc) {
+    Doc old = byKey.get(doc.key);
+    if (old != null && old.ordinal == doc.ordinal) {
+      replace(old, doc);
+      return;
+    }
     remove(doc.key);
     byKey.put(doc.key, doc);
     byOrdinal.put(doc.ordinal, doc);
     index(doc);
+    if (doc.bytes == UNMEASURED) {
+      unmeasured.add(doc);
+    } else {
+      bytes += doc.bytes;
+    }
+  }
+
+  /**
+   * Puts {@code doc} in the place of {@code old}, the same key at the same ordinal: the maps
+   * keep their entries, and only the index buckets whose value changed move (a query orders
+   * what an index gives by ordinal, so a bucket's order does not matter).
+   */
+  private void replace(Doc old, Doc doc) {
+    byKey.put(doc.key, doc);
+    byOrdinal.put(doc.ordinal, doc);
+    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+      String before = Json.indexKey(old.tree.get(index.getKey()));
+      String after = Json.indexKey(doc.tree.get(index.getKey()));
+      if (!before.equals(after)) {
+        Set<String> keys = index.getValue().get(before);
+        if (keys != null) {
+          keys.remove(doc.key);
+          if (keys.isEmpty()) {
+            index.getValue().remove(before);
+          }
+        }
+        index.getValue().computeIfAbsent(after, k -> new LinkedHashSet<>()).add(doc.key);
+      }
+    }
+    if (old.bytes != UNMEASURED) {
+      bytes -= old.bytes;
+    }
     if (doc.bytes == UNMEASURED) {
       unmeasured.add(doc);
     } else {
@@ -104,7 +148,8 @@ final class DocTable {
   /** Applies a merge patch to a stored document's tree, keeping its indexes right. */
   void patch(Doc doc, JsonNode patch) {
     unindex(doc);
-    JsonNode merged = Json.merge(doc.tree, patch);
+    JsonNode merged = Json.merge(doc.shared ? doc.tree.deepCopy() : doc.tree, patch);
+    doc.shared = false;
     doc.tree = merged != null && merged.isObject() ? (ObjectNode) merged : Json.NODES.objectNode();
     if (doc.bytes != UNMEASURED) {
       bytes -= doc.bytes;

@@ -37,6 +37,8 @@ final class Engine {
   private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
   /** The state version partitions are written with. */
   static final int STATE_VERSION = 0;
+  /** The most commits of a store between two measures of a partition's journal. */
+  static final int MAX_COMMITS_BETWEEN_MEASURES = 64;
 
   final Schema schema;
   final ObjectMapper mapper;
@@ -151,7 +153,7 @@ final class Engine {
         if (pending.result().replayed()) {
           return new TransactionResult<>(null, pending.awaitDurable().revision(), true);
         }
-        partition.applyOwn(patch, pending.result().revision());
+        partition.applyOwn(tx, patch, pending.result().revision());
         maybeCheckpoint(partition, view);
       } finally {
         partition.writer.unlock();
@@ -251,14 +253,34 @@ final class Engine {
    * then amortized over at least as many journal bytes as it writes. A failed checkpoint
    * does not fail the transaction, which is committed: it is logged, and the next commit
    * tries again.
+   *
+   * <p>Measuring the journal costs file-system calls, so it is not done after every commit
+   * while the threshold is far: from the growth per commit seen between two measurements,
+   * the next one comes when at most half the remaining distance can have been used up (after
+   * 1 to {@value #MAX_COMMITS_BETWEEN_MEASURES} commits of this store). Call with the
+   * partition's writer lock held.
    */
   private void maybeCheckpoint(Partition partition, PartitionView view) {
+    partition.commitsSinceMeasure++;
+    if (partition.commitsSinceMeasure < partition.commitsBeforeMeasure) {
+      return;
+    }
     try {
       long journal = partition.log.journalBytesSinceCheckpoint();
       double threshold = Math.max(options.checkpointFloorBytes(),
           options.checkpointFraction() * view.dataBytes());
+      long grown = journal - partition.measuredJournalBytes;
+      long commits = partition.commitsSinceMeasure;
+      partition.measuredJournalBytes = journal;
+      partition.commitsSinceMeasure = 0;
+      partition.commitsBeforeMeasure = 1;
       if (journal > threshold) {
         partition.log.checkpoint(view.revision, view.toTree(), STATE_VERSION);
+        partition.measuredJournalBytes = 0;
+      } else if (grown > 0) {
+        double perCommit = (double) grown / commits;
+        partition.commitsBeforeMeasure = (int) Math.max(1, Math.min(
+            MAX_COMMITS_BETWEEN_MEASURES, (threshold - journal) / 2 / perCommit));
       }
     } catch (LedgerException e) {
       LOG.warn("Checkpoint of partition '{}' at revision {} failed; the next commit retries",

@@ -23,6 +23,12 @@ final class Partition {
   final PatchLog log;
   final ReentrantLock writer = new ReentrantLock();
   final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
+  /** Commits of this store since the journal was last measured; guarded by {@code writer}. */
+  int commitsSinceMeasure;
+  /** Commits of this store before the journal is measured again; guarded by {@code writer}. */
+  int commitsBeforeMeasure = 1;
+  /** The journal bytes after the checkpoint at the last measure; guarded by {@code writer}. */
+  long measuredJournalBytes;
   /** The live view; null until opened; changed under {@code writer} and the write side. */
   private volatile PartitionView view;
   private final Engine engine;
@@ -71,11 +77,14 @@ final class Partition {
     }
   }
 
-  /** Applies this store's own commit; call with {@code writer} held. */
-  void applyOwn(com.fasterxml.jackson.databind.JsonNode patch, long revision) {
+  /**
+   * Applies this store's own commit, {@code patch} as written by {@code tx}; call with
+   * {@code writer} held.
+   */
+  void applyOwn(TxContext tx, com.fasterxml.jackson.databind.JsonNode patch, long revision) {
     viewLock.writeLock().lock();
     try {
-      view.applyPatch(patch, revision);
+      view.applyOwn(tx, patch, revision);
     } catch (RuntimeException e) {
       view = null;
       throw e;

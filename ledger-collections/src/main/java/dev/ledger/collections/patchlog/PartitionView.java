@@ -70,6 +70,39 @@ final class PartitionView {
     revision = newRevision;
   }
 
+  /**
+   * Applies this store's own commit: {@code patch}, which {@code tx} wrote against this view.
+   * The view ends as {@link #applyPatch} would leave it, but the collections' documents are
+   * installed as the transaction holds them (already canonical, without nulls, and measured),
+   * not merged again from the patch and measured a second time.
+   */
+  void applyOwn(TxContext tx, JsonNode patch, long newRevision) {
+    for (Map.Entry<String, JsonNode> section : patch.properties()) {
+      if (!section.getKey().equals("c")) {
+        ObjectNode one = Json.NODES.objectNode();
+        one.set(section.getKey(), section.getValue());
+        applyPatch(one, newRevision);
+        continue;
+      }
+      for (Map.Entry<String, JsonNode> entry : section.getValue().properties()) {
+        TxCollection<?> written = tx.written(entry.getKey());
+        DocTable table = collections.computeIfAbsent(entry.getKey(), this::newTable);
+        for (Map.Entry<String, DocTable.Doc> write : written.overlay.entrySet()) {
+          DocTable.Doc doc = write.getValue();
+          if (doc == null) {
+            table.remove(write.getKey());
+          } else {
+            // The patch holds this tree (or parts of it) too.
+            doc.shared = true;
+            table.put(doc);
+          }
+        }
+        table.next = written.next();
+      }
+    }
+    revision = newRevision;
+  }
+
   private DocTable newTable(String name) {
     Schema.CollectionSpec<?> spec = schema.collections().get(name);
     return new DocTable(spec == null ? List.of() : spec.indexes());
@@ -119,7 +152,9 @@ final class PartitionView {
         // Out of the table (and its indexes) before the merge changes the tree in place.
         table.remove(key);
       }
-      JsonNode tree = Json.merge(existing == null ? null : existing.tree, body == null
+      // A shared tree (see DocTable.Doc#shared) is copied before the merge changes it.
+      JsonNode tree = Json.merge(existing == null ? null
+          : existing.shared ? existing.tree.deepCopy() : existing.tree, body == null
           ? Json.NODES.objectNode() : body);
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
           : Json.NODES.objectNode();

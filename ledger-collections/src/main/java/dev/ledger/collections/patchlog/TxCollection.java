@@ -14,6 +14,7 @@ import dev.ledger.collections.Query;
 import dev.ledger.collections.QueryResult;
 import dev.ledger.collections.Schema;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,11 @@ final class TxCollection<T> implements Collection<T> {
   /** Keys this transaction wrote: the new document, or null when deleted. */
   final Map<String, DocTable.Doc> overlay = new LinkedHashMap<>();
   private long next;
+  /**
+   * The key arrays {@link #keyOf(JsonNode)} built for this transaction's writes, by their
+   * text: the change-feed payloads name the key as JSON, and need not parse it back.
+   */
+  private final Map<String, ArrayNode> keyNodes = new HashMap<>();
 
   TxCollection(TxContext tx, Schema.CollectionSpec<T> spec, DocTable table) {
     this.tx = tx;
@@ -43,6 +49,11 @@ final class TxCollection<T> implements Collection<T> {
 
   String name() {
     return spec.name();
+  }
+
+  /** The ordinal the next inserted document gets, after this transaction's writes. */
+  long next() {
+    return next;
   }
 
   /** The document of {@code key} as this transaction sees it, or null. */
@@ -63,7 +74,9 @@ final class TxCollection<T> implements Collection<T> {
     for (String field : spec.primaryKey()) {
       values.add(scalar(field, tree.get(field)));
     }
-    return Json.text(values);
+    String key = Json.text(values);
+    keyNodes.put(key, values);
+    return key;
   }
 
   private JsonNode scalar(String field, JsonNode value) {
@@ -193,7 +206,9 @@ final class TxCollection<T> implements Collection<T> {
   private ObjectNode payload(String key) {
     ObjectNode payload = Json.NODES.objectNode();
     payload.put("collection", spec.name());
-    payload.set("key", Json.parse(key));
+    // The event draft copies its payload, so the array is not shared with the event.
+    ArrayNode node = keyNodes.get(key);
+    payload.set("key", node != null ? node : Json.parse(key));
     return payload;
   }
 

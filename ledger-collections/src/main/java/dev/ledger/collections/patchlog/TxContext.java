@@ -106,6 +106,13 @@ final class TxContext implements Transaction {
         n -> new TxKeyValue<>(this, n, keyType, valueType, view.keyValues.get(n)));
   }
 
+  /** The handle of collection {@code name} this transaction wrote through. */
+  TxCollection<?> written(String name) {
+    TxCollection<?> collection = collections.get(name);
+    Preconditions.checkState(collection != null, "collection '%s' was not written", name);
+    return collection;
+  }
+
   void checkOpen() {
     Preconditions.checkState(open, "the transaction or view of partition '%s' is over: "
         + "use its handles only inside the callback", partition);

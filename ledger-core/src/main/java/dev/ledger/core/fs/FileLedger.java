@@ -896,7 +896,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
           revision, t.stateVersion, stateVersion);
       Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
           t.segment, t.end, state, stateVersion);
-      byte[] encoded = checkpoint.encode();
+      byte[] encoded = checkpoint.encodeCompact();
       // Readers bound state.json by the store's recorded state limit (StoreLimits): a larger
       // one would be unreadable.
       long max = 2L * options.maxStateBytes() + 64 * 1024;
