@@ -78,9 +78,10 @@ import org.slf4j.LoggerFactory;
  * system's attribute caching</em> (NFS caches attributes up to a minute by default): choose a
  * grace of hours, not seconds. A put that renews an old unreferenced blob while a sweep runs is
  * excluded by the lock file, where the shared file system honours {@code fcntl} locks across
- * hosts (NFSv4, CephFS and SMB do); where it does not, such a blob may still be removed just
- * after it was renewed, and the freeze that follows fails with {@link BlobNotFoundException}
- * (put again and retry) - it never freezes a snapshot without its blob.
+ * hosts (NFSv4 and CephFS are built to; an NFS mount with {@code nolock} is not); where it
+ * does not, such a blob may still be removed just after it was renewed, and the freeze that
+ * follows fails with {@link BlobNotFoundException} (put again and retry) - it never freezes a
+ * snapshot without its blob.
  *
  * <p><b>Durability.</b> A snapshot is durable when its transaction committed (the server's
  * {@code synchronous_commit} and replication decide what that means); a blob is forced to the
