@@ -101,10 +101,15 @@ final class DocTable {
     }
   }
 
-  /** Applies a merge patch to a stored document's tree, keeping its indexes right. */
+  /**
+   * Applies a merge patch to a stored document, keeping its indexes right. The document gets
+   * a new tree: its old one may be shared with the checkpoint it was loaded from, which must
+   * not change ({@link PartitionView#load}). A flat document's copy is one map; its values
+   * are immutable nodes and stay shared.
+   */
   void patch(Doc doc, JsonNode patch) {
     unindex(doc);
-    JsonNode merged = Json.merge(doc.tree, patch);
+    JsonNode merged = Json.merge(doc.tree.deepCopy(), patch);
     doc.tree = merged != null && merged.isObject() ? (ObjectNode) merged : Json.NODES.objectNode();
     if (doc.bytes != UNMEASURED) {
       bytes -= doc.bytes;

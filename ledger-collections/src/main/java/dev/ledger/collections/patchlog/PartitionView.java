@@ -25,6 +25,8 @@ final class PartitionView {
   private final Map<String, Long> valueBytes = new HashMap<>();
   private long kvBytes;
   private ObjectNode extra = Json.NODES.objectNode();
+  /** True while {@link #load} folds a checkpoint: new documents take its trees as they are. */
+  private boolean adopting;
 
   PartitionView(Schema schema) {
     this.schema = schema;
@@ -45,10 +47,20 @@ final class PartitionView {
     }
   }
 
-  /** Replaces the whole view with a checkpointed state. */
+  /**
+   * Replaces the whole view with a checkpointed state. The checkpoint's document trees are
+   * taken as they are, not copied (a cold open then builds no second tree of the partition):
+   * the tree is the log's and must not be mutated, so the view never changes a document tree
+   * in place (see {@link DocTable#patch}).
+   */
   void load(JsonNode state, long atRevision) {
-    apply(new LoggedCommit(Math.max(atRevision, 1), java.time.Instant.EPOCH, 0, state, null,
-        List.of(), null));
+    adopting = true;
+    try {
+      apply(new LoggedCommit(Math.max(atRevision, 1), java.time.Instant.EPOCH, 0, state, null,
+          List.of(), null));
+    } finally {
+      adopting = false;
+    }
     revision = atRevision;
   }
 
@@ -106,7 +118,7 @@ final class PartitionView {
     }
   }
 
-  private static void applyDoc(DocTable table, String key, JsonNode patch) {
+  private void applyDoc(DocTable table, String key, JsonNode patch) {
     if (patch.isNull()) {
       table.remove(key);
       return;
@@ -116,11 +128,18 @@ final class PartitionView {
     JsonNode body = patch.get("d");
     if (existing == null || (ordinal != null && ordinal.longValue() != existing.ordinal)) {
       if (existing != null) {
-        // Out of the table (and its indexes) before the merge changes the tree in place.
         table.remove(key);
       }
-      JsonNode tree = Json.merge(existing == null ? null : existing.tree, body == null
-          ? Json.NODES.objectNode() : body);
+      JsonNode tree;
+      if (existing == null && adopting && body != null && body.isObject()
+          && !Json.hasNullMember(body)) {
+        // What the merge below would build, node for node, without building it.
+        tree = body;
+      } else {
+        // Merged into a copy: a tree may be shared with a checkpoint (see load).
+        tree = Json.merge(existing == null ? null : existing.tree.deepCopy(), body == null
+            ? Json.NODES.objectNode() : body);
+      }
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
           : Json.NODES.objectNode();
       long o = ordinal != null ? ordinal.longValue() : table.next;
