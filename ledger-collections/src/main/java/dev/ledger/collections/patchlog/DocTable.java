@@ -25,9 +25,10 @@ final class DocTable {
     int bytes;
     /**
      * Whether the tree may also be held by a committed patch (a transaction's document
-     * installed as it was written, see {@link PartitionView#applyOwn}): a patch log may keep
-     * the patch it was given (the in-memory store does), so such a tree is copied before it
-     * is changed in place.
+     * installed as it was written, see {@link PartitionView#applyOwn}) or by the checkpoint
+     * it was loaded from ({@link PartitionView#load}): a patch log may keep the patch or
+     * state it gave or was given (the in-memory store does), so such a tree is copied before
+     * it is changed in place.
      */
     boolean shared;
 
@@ -145,7 +146,12 @@ final class DocTable {
     }
   }
 
-  /** Applies a merge patch to a stored document's tree, keeping its indexes right. */
+  /**
+   * Applies a merge patch to a stored document, keeping its indexes right. A shared tree (one
+   * a committed patch or the checkpoint it was loaded from also holds, see {@link Doc#shared}
+   * and {@link PartitionView#load}) is copied first, since those must not change; a flat
+   * document's copy is one map, its values immutable nodes that stay shared.
+   */
   void patch(Doc doc, JsonNode patch) {
     unindex(doc);
     JsonNode merged = Json.merge(doc.shared ? doc.tree.deepCopy() : doc.tree, patch);

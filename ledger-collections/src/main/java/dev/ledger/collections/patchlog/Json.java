@@ -190,6 +190,21 @@ final class Json {
   }
 
   /**
+   * Whether an object of {@code node}, or of an object nested in it through object members,
+   * has a null member: what {@link #merge} would drop when the node is merged into nothing
+   * (arrays are merged whole, so what they hold does not count).
+   */
+  static boolean hasNullMember(JsonNode node) {
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
+      JsonNode value = field.getValue();
+      if (value.isNull() || (value.isObject() && hasNullMember(value))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Applies a merge patch, mutating {@code target} when it is an object; the patch's subtrees
    * are copied, so the result shares nothing with the patch.
    *

@@ -25,6 +25,8 @@ final class PartitionView {
   private final Map<String, Long> valueBytes = new HashMap<>();
   private long kvBytes;
   private ObjectNode extra = Json.NODES.objectNode();
+  /** True while {@link #load} folds a checkpoint: new documents take its trees as they are. */
+  private boolean adopting;
 
   PartitionView(Schema schema) {
     this.schema = schema;
@@ -45,10 +47,20 @@ final class PartitionView {
     }
   }
 
-  /** Replaces the whole view with a checkpointed state. */
+  /**
+   * Replaces the whole view with a checkpointed state. The checkpoint's document trees are
+   * taken as they are, not copied (a cold open then builds no second tree of the partition):
+   * the tree is the log's and must not be mutated, so such documents are marked shared and
+   * copied before their first change (see {@link DocTable#patch}).
+   */
   void load(JsonNode state, long atRevision) {
-    apply(new LoggedCommit(Math.max(atRevision, 1), java.time.Instant.EPOCH, 0, state, null,
-        List.of(), null));
+    adopting = true;
+    try {
+      apply(new LoggedCommit(Math.max(atRevision, 1), java.time.Instant.EPOCH, 0, state, null,
+          List.of(), null));
+    } finally {
+      adopting = false;
+    }
     revision = atRevision;
   }
 
@@ -139,7 +151,7 @@ final class PartitionView {
     }
   }
 
-  private static void applyDoc(DocTable table, String key, JsonNode patch) {
+  private void applyDoc(DocTable table, String key, JsonNode patch) {
     if (patch.isNull()) {
       table.remove(key);
       return;
@@ -149,17 +161,28 @@ final class PartitionView {
     JsonNode body = patch.get("d");
     if (existing == null || (ordinal != null && ordinal.longValue() != existing.ordinal)) {
       if (existing != null) {
-        // Out of the table (and its indexes) before the merge changes the tree in place.
         table.remove(key);
       }
-      // A shared tree (see DocTable.Doc#shared) is copied before the merge changes it.
-      JsonNode tree = Json.merge(existing == null ? null
-          : existing.shared ? existing.tree.deepCopy() : existing.tree, body == null
-          ? Json.NODES.objectNode() : body);
+      JsonNode tree;
+      boolean adopted = false;
+      if (existing == null && adopting && body != null && body.isObject()
+          && !Json.hasNullMember(body)) {
+        // What the merge below would build, node for node, without building it; the tree
+        // stays the checkpoint's, so it is marked shared (copied before any change).
+        tree = body;
+        adopted = true;
+      } else {
+        // A shared tree (see DocTable.Doc#shared) is copied before the merge changes it.
+        tree = Json.merge(existing == null ? null
+            : existing.shared ? existing.tree.deepCopy() : existing.tree, body == null
+            ? Json.NODES.objectNode() : body);
+      }
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree
           : Json.NODES.objectNode();
       long o = ordinal != null ? ordinal.longValue() : table.next;
-      table.put(new DocTable.Doc(key, o, doc, DocTable.UNMEASURED));
+      DocTable.Doc added = new DocTable.Doc(key, o, doc, DocTable.UNMEASURED);
+      added.shared = adopted;
+      table.put(added);
     } else if (body != null) {
       table.patch(existing, body);
     }
