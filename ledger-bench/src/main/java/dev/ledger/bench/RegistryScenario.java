@@ -110,7 +110,7 @@ final class RegistryScenario {
         + partition));
   }
 
-  private static NewRun newRun(long i, String firstRunId, int attempt) {
+  static NewRun newRun(long i, String firstRunId, int attempt) {
     NewRun.Builder run = NewRun.builder(RegistryWorkload.WORKSPACE,
             RegistryWorkload.externalId(i))
         .binding(RegistryWorkload.binding(i))
@@ -126,7 +126,7 @@ final class RegistryScenario {
     return run.build();
   }
 
-  private static void populate(RunRegistry registry, Path workspace, int count) {
+  static void populate(RunRegistry registry, Path workspace, int count) {
     registry.registerWorkspace(RegistryWorkload.WORKSPACE, workspace);
     RegistryWorkload.Placement[] placements = RegistryWorkload.placements(count);
     for (int i = 0; i < count; i++) {
