@@ -26,17 +26,20 @@ import java.util.List;
  * {@code verify()}, whose cost is otherwise the events: a record of 100 events is nearly all
  * events, and verify needs their count, sequences and well-formedness, never their payloads.
  *
- * <p>Duplicate keys are refused everywhere by the strict mapper's parser, payloads included.
- * (Turning its detection off for the record's and events' fixed keys, checked by hand, and on
- * for payloads does not work: Jackson recycles a parse context with the detector it was first
- * made with, so a payload's nested object could go unchecked.) An {@code occurredAt} equal to the event before it (a record's events share the commit's
+ * <p>Duplicate keys are refused everywhere, as the strict mapper refuses them, but without the
+ * parser's detector (a hash set per object): a bit per key in an event, a look-up in the
+ * record's shell, the tree reader's own check for the members built as trees, and a list of
+ * the names seen per open object while a payload is skipped. (Turning the parser's detector
+ * on only for payloads does not work: Jackson recycles a parse context with the detector it
+ * was first made with, so a nested object could go unchecked.) An {@code occurredAt} equal to the event before it (a record's events share the commit's
  * time) reuses that event's instant instead of parsing it again; any other one is parsed.
  * Not thread-safe: one per call.
  */
 final class PayloadSkippingReader {
   /** Reads one member's value from a record being streamed (the record's end comes later). */
   private static final ObjectReader MEMBER = LedgerJson.mapper().reader()
-      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
   private static final int COMMAND_ID = 1;
   private static final int ID = 2;
   private static final int OCCURRED_AT = 4;
@@ -46,6 +49,8 @@ final class PayloadSkippingReader {
   private static final int TYPE = 64;
 
   private final JsonParser in;
+  /** Names seen per open object while a payload is skipped, reused from event to event. */
+  private final List<Names> levels = new ArrayList<>();
   private char[] lastOccurredAt = new char[0];
   private int lastOccurredAtLength = -1;
   private Instant lastInstant;
@@ -66,6 +71,9 @@ final class PayloadSkippingReader {
    */
   static CommitRecord read(byte[] bytes, int offset, int length) throws IOException {
     try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
+      // The parser's own duplicate detection keeps a hash set per object, as much garbage as
+      // the line itself; keys are checked here instead (see the class comment).
+      in.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
       return new PayloadSkippingReader(in).record();
     }
   }
@@ -76,6 +84,9 @@ final class PayloadSkippingReader {
     ObjectNode shell = JsonNodeFactory.instance.objectNode();
     List<Event> events = null;
     for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
+      if (shell.has(name)) {
+        throw new JsonParseException(in, "Duplicate field '" + name + "'");
+      }
       JsonToken token = in.nextToken();
       if (name.equals("events")) {
         Preconditions.checkArgument(token == JsonToken.START_ARRAY, "events must be an array");
@@ -120,10 +131,13 @@ final class PayloadSkippingReader {
         case "type" -> TYPE;
         default -> throw new IllegalArgumentException("unknown event field '" + name + "'");
       };
+      if ((seen & key) != 0) {
+        throw new JsonParseException(in, "Duplicate field '" + name + "'");
+      }
       seen |= key;
       JsonToken token = in.nextToken();
       if (key == PAYLOAD) {
-        in.skipChildren(); // parsed, duplicate keys refused, nothing built
+        skipValue(token);
         continue;
       }
       if (key == SEQUENCE) {
@@ -151,6 +165,72 @@ final class PayloadSkippingReader {
     // Root and revision are the record's; fromJson sets them once it has read them.
     return new Event(id, "?", sequence, 1, type, occurredAt, NullNode.getInstance(), commandId,
         operationId);
+  }
+
+  /**
+   * Reads past the value that starts with {@code token} (already read), refusing a key that
+   * repeats in any object inside it. Names of one parser are canonical strings, so the lists
+   * are short scans of mostly distinct names; a large object falls back to a set.
+   */
+  private void skipValue(JsonToken token) throws IOException {
+    if (!token.isStructStart()) {
+      return;
+    }
+    int depth = 0;
+    open(depth++);
+    while (depth > 0) {
+      JsonToken t = in.nextToken();
+      if (t == null) {
+        throw new JsonParseException(in, "unexpected end of the record in a payload");
+      }
+      switch (t) {
+        case START_OBJECT, START_ARRAY -> open(depth++);
+        case END_OBJECT, END_ARRAY -> depth--;
+        case FIELD_NAME -> {
+          Names names = levels.get(depth - 1);
+          if (!names.add(in.currentName())) {
+            throw new JsonParseException(in, "Duplicate field '" + in.currentName() + "'");
+          }
+        }
+        default -> { }
+      }
+    }
+  }
+
+  private void open(int depth) {
+    if (levels.size() == depth) {
+      levels.add(new Names());
+    }
+    levels.get(depth).clear();
+  }
+
+  /** The names of one open object of a payload (an array's level stays empty). */
+  private static final class Names {
+    private static final int SCAN = 16;
+    private final ArrayList<String> list = new ArrayList<>();
+    private java.util.HashSet<String> set;
+
+    void clear() {
+      list.clear();
+      set = null;
+    }
+
+    /** Adds {@code name}; false if it was there already. */
+    boolean add(String name) {
+      if (set != null) {
+        return set.add(name);
+      }
+      for (int i = 0; i < list.size(); i++) {
+        if (list.get(i).equals(name)) {
+          return false;
+        }
+      }
+      list.add(name);
+      if (list.size() > SCAN) {
+        set = new java.util.HashSet<>(list);
+      }
+      return true;
+    }
   }
 
   /** The current string token, as {@code previous} if it has the same characters. */

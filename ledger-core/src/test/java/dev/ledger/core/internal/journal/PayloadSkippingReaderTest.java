@@ -86,6 +86,14 @@ class PayloadSkippingReaderTest {
     bothRefuse(body.replace("\"revision\":1,", "\"revision\":1,\"revision\":1,"));
     bothRefuse(body.replace("\"revision\":1,", "\"revision\":1,\"events\":[],"));
     bothRefuse(body.replace("\"digest\":\"", "\"id\":\"x\",\"digest\":\""));
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < 40; i++) {
+      many.append(",\"k").append(i).append("\":").append(i);
+    }
+    String wide = body.replace("\"s\":\"x\"}", "\"s\":\"x\"" + many + "}");
+    byte[] line = line(wide);
+    assertThat(JournalLine.decodeWithoutPayloads(line, line.length).events()).hasSize(3);
+    bothRefuse(body.replace("\"s\":\"x\"}", "\"s\":\"x\"" + many + ",\"k3\":0}"));
   }
 
   @Test
