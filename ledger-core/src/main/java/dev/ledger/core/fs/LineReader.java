@@ -3,7 +3,10 @@ package dev.ledger.core.fs;
 import dev.ledger.core.internal.io.SafeFiles;
 import java.io.Closeable;
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -43,6 +46,9 @@ final class LineReader implements Closeable {
   }
 
   private static final byte[] ZEROS = new byte[64 * 1024];
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
 
   private final FileChannel channel;
   private final int maxLine;
@@ -70,7 +76,7 @@ final class LineReader implements Closeable {
     }
     int scanFrom = start;
     while (true) {
-      for (int i = scanFrom; i < end; i++) {
+      for (int i = stop(buffer, scanFrom, end); i < end; i++) {
         byte b = buffer[i];
         if (b == '\n') {
           Line line = copy(i - start, Kind.COMPLETE);
@@ -148,6 +154,29 @@ final class LineReader implements Closeable {
       }
       end = read;
     }
+  }
+
+  /**
+   * The first index in {@code [from, end)} whose 8-byte word holds a newline or a zero byte,
+   * or the start of the last partial word: the byte loop goes on from there. Lines are long
+   * (a record of 100 events is tens of KiB) and a byte-at-a-time search for the newline cost
+   * as much as reading the file; a word at a time costs an eighth of that.
+   */
+  private static int stop(byte[] bytes, int from, int end) {
+    int i = from;
+    while (i + Long.BYTES <= end) {
+      long word = (long) WORDS.get(bytes, i);
+      if (hasZeroByte(word) || hasZeroByte(word ^ NEWLINES)) {
+        return i;
+      }
+      i += Long.BYTES;
+    }
+    return i;
+  }
+
+  /** Whether a byte of {@code word} is zero (exact for the word as a whole). */
+  private static boolean hasZeroByte(long word) {
+    return ((word - 0x0101010101010101L) & ~word & 0x8080808080808080L) != 0;
   }
 
   private Line copy(int length, Kind kind) {

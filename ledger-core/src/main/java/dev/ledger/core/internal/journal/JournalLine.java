@@ -170,7 +170,7 @@ public final class JournalLine {
   public static CommitRecord decodeWithoutPayloads(byte[] line, int length) {
     int bodyLength = checkFrame(line, length);
     try {
-      return CommitRecord.readWithoutPayloads(line, PREFIX, bodyLength);
+      return PayloadSkippingReader.read(line, PREFIX, bodyLength);
     } catch (IOException | IllegalArgumentException e) {
       throw new InvalidRecordException("checksum holds but the record is invalid: "
           + e.getMessage());

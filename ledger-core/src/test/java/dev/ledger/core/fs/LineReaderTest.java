@@ -1,0 +1,88 @@
+package dev.ledger.core.fs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The line reader finds every newline and zero byte wherever it falls in a word: it scans
+ * 8 bytes at a time, so offsets and lengths around word and buffer edges are what matter.
+ */
+@ExtendWith(SeedExtension.class)
+class LineReaderTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void linesOfEveryLengthAndOffsetReadBackExactly(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<byte[]> lines = new ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      int length = i < 40 ? i : random.nextInt(i % 10 == 0 ? 70_000 : 40);
+      byte[] line = new byte[length];
+      for (int j = 0; j < length; j++) {
+        line[j] = (byte) (1 + random.nextInt(255));
+        if (line[j] == '\n') {
+          line[j] = 'x';
+        }
+      }
+      lines.add(line);
+      out.write(line);
+      out.write('\n');
+    }
+    int padding = 1 + random.nextInt(20);
+    out.write(new byte[padding]);
+    Path file = dir.resolve("lines");
+    Files.write(file, out.toByteArray());
+    try (LineReader reader = new LineReader(file, 0, 1 << 20)) {
+      long offset = 0;
+      for (byte[] expected : lines) {
+        LineReader.Line line = reader.next();
+        assertThat(line.kind()).as("%s line at %d", seed, offset)
+            .isEqualTo(LineReader.Kind.COMPLETE);
+        assertThat(line.offset()).as("%s", seed).isEqualTo(offset);
+        assertThat(java.util.Arrays.copyOf(line.bytes(), line.length())).as("%s", seed)
+            .isEqualTo(expected);
+        offset += expected.length + 1;
+      }
+      LineReader.Line pad = reader.next();
+      assertThat(pad.kind()).as("%s", seed).isEqualTo(LineReader.Kind.PADDING);
+      assertThat(pad.offset()).as("%s", seed).isEqualTo(offset);
+      assertThat(reader.skipZeros()).as("%s", seed).isFalse();
+    }
+  }
+
+  @Test
+  void aZeroAtAnyPlaceInAWordCutsTheLine(TestSeed seed) throws Exception {
+    for (int at = 0; at < 24; at++) {
+      byte[] bytes = new byte[40];
+      java.util.Arrays.fill(bytes, (byte) 'a');
+      bytes[at] = 0;
+      bytes[39] = '\n';
+      Path file = dir.resolve("cut-" + at);
+      Files.write(file, bytes);
+      try (LineReader reader = new LineReader(file, 0, 1 << 20)) {
+        LineReader.Line line = reader.next();
+        if (at == 0) {
+          assertThat(line.kind()).as("%s zero at %d", seed, at)
+              .isEqualTo(LineReader.Kind.PADDING);
+        } else {
+          assertThat(line.kind()).as("%s zero at %d", seed, at)
+              .isEqualTo(LineReader.Kind.ZERO_CUT);
+          assertThat(line.length()).as("%s zero at %d", seed, at).isEqualTo(at);
+        }
+      }
+    }
+  }
+}
