@@ -29,15 +29,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * One ledger in the tables of {@link Schema}. Holds no connection between calls: each call
@@ -606,35 +601,8 @@ final class PostgresLedger implements LedgerBackend {
   @Override
   public Stream<Event> replay(Cursor after) {
     long start = checkedPosition(after);
-    Iterator<Event> events = new Iterator<>() {
-      private long last = start;
-      private Iterator<Event> page = List.<Event>of().iterator();
-      private boolean done;
-
-      @Override
-      public boolean hasNext() {
-        if (!page.hasNext() && !done) {
-          List<Event> next = query("Replaying ledger '" + root + "'",
-              c -> eventsBetween(c, last + 1, Long.MAX_VALUE, REPLAY_PAGE));
-          done = next.size() < REPLAY_PAGE;
-          if (!next.isEmpty()) {
-            last = next.get(next.size() - 1).sequence();
-          }
-          page = next.iterator();
-        }
-        return page.hasNext();
-      }
-
-      @Override
-      public Event next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return page.next();
-      }
-    };
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(events,
-        Spliterator.ORDERED | Spliterator.NONNULL), false);
+    return Paged.after(start, REPLAY_PAGE, last -> query("Replaying ledger '" + root + "'",
+        c -> eventsBetween(c, last + 1, Long.MAX_VALUE, REPLAY_PAGE)), Event::sequence);
   }
 
   @Override

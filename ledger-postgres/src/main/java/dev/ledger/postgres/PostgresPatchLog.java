@@ -25,15 +25,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * The {@link PatchLog} of one ledger on PostgreSQL: the path the collection store commits
@@ -158,36 +153,9 @@ final class PostgresPatchLog implements PatchLog {
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    Iterator<LoggedCommit> commits = new Iterator<>() {
-      private long last = revision;
-      private Iterator<LoggedCommit> page = List.<LoggedCommit>of().iterator();
-      private boolean done;
-
-      @Override
-      public boolean hasNext() {
-        if (!page.hasNext() && !done) {
-          List<LoggedCommit> next = store.guarded(() -> ledger.query(
-              "Reading the commits of ledger '" + root + "' after revision " + last,
-              c -> page(c, last)));
-          done = next.size() < PAGE;
-          if (!next.isEmpty()) {
-            last = next.get(next.size() - 1).revision();
-          }
-          page = next.iterator();
-        }
-        return page.hasNext();
-      }
-
-      @Override
-      public LoggedCommit next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return page.next();
-      }
-    };
-    return StreamSupport.stream(Spliterators.spliteratorUnknownSize(commits,
-        Spliterator.ORDERED | Spliterator.NONNULL), false);
+    return Paged.after(revision, PAGE, last -> store.guarded(() -> ledger.query(
+        "Reading the commits of ledger '" + root + "' after revision " + last,
+        c -> page(c, last))), LoggedCommit::revision);
   }
 
   /** Up to {@link #PAGE} commits after {@code after}, with their events, in one snapshot. */

@@ -6,15 +6,9 @@ import static dev.ledger.core.internal.json.JsonFields.optionalText;
 import static dev.ledger.core.internal.json.JsonFields.text;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
 import dev.ledger.core.CommitResult;
@@ -22,7 +16,6 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.internal.command.CommandDigests;
-import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.internal.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
@@ -123,9 +116,6 @@ public record CommitRecord(
       "firstSequence", "format", "patch", "revision", "root", "state");
   private static final Set<String> KEYS = Set.of("command", "committedAt", "events",
       "firstSequence", "format", "patch", "revision", "root", "state", "stateVersion");
-  /** Reads one member's value from a record being streamed (the record's end comes later). */
-  private static final ObjectReader MEMBER = LedgerJson.mapper().reader()
-      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Set<String> KEYS_3 = Set.of("command", "committedAt", "events",
       "firstSequence", "forcedThrough", "format", "patch", "revision", "root", "state",
       "stateVersion");
@@ -392,96 +382,6 @@ public record CommitRecord(
     }
     return new CommitRecord((int) format, root, revision, committedAt, firstSequence, events,
         commandId, commandDigest, (int) stateVersion, node.get("state"), node.get("patch"));
-  }
-
-  /**
-   * Reads a record from its canonical JSON as {@link #fromJson} does, with the same checks,
-   * except that event payloads are only parsed, never built: each event's payload is
-   * {@link NullNode}. For readers that need the record's shell, state and events' fields but
-   * not the payloads (verification), and whose cost is otherwise the payloads' trees.
-   *
-   * @throws IOException if the bytes are not one valid JSON value
-   * @throws FutureFormatException if the record's format is newer than {@link #GROUPED_FORMAT}
-   * @throws IllegalArgumentException naming the first field that is missing or malformed
-   */
-  static CommitRecord readWithoutPayloads(byte[] bytes, int offset, int length)
-      throws IOException {
-    try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
-      Preconditions.checkArgument(in.nextToken() == JsonToken.START_OBJECT,
-          "record is not a JSON object");
-      ObjectNode shell = JsonNodeFactory.instance.objectNode();
-      List<Event> events = null;
-      for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
-        in.nextToken();
-        if (name.equals("events")) {
-          Preconditions.checkArgument(in.currentToken() == JsonToken.START_ARRAY,
-              "events must be an array");
-          events = readEvents(in);
-          shell.putArray(name);
-        } else {
-          shell.set(name, (JsonNode) MEMBER.readTree(in));
-        }
-      }
-      if (in.nextToken() != null) {
-        throw new JsonParseException(in, "trailing token after the record");
-      }
-      return fromJson(shell, events == null ? List.of() : events);
-    }
-  }
-
-  private static List<Event> readEvents(JsonParser in) throws IOException {
-    List<Event> events = new ArrayList<>();
-    while (in.nextToken() != JsonToken.END_ARRAY) {
-      Preconditions.checkArgument(in.currentToken() == JsonToken.START_OBJECT,
-          "event is not an object");
-      String id = null;
-      String type = null;
-      String occurredAt = null;
-      String commandId = null;
-      String operationId = null;
-      long sequence = 0;
-      boolean hasSequence = false;
-      boolean hasPayload = false;
-      for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
-        Preconditions.checkArgument(EVENT_KEYS.contains(name), "unknown event field '%s'",
-            name);
-        JsonToken token = in.nextToken();
-        switch (name) {
-          case "payload" -> {
-            in.skipChildren();
-            hasPayload = true;
-          }
-          case "sequence" -> {
-            Preconditions.checkArgument(token == JsonToken.VALUE_NUMBER_INT
-                && in.getNumberType() != JsonParser.NumberType.BIG_INTEGER,
-                "field 'sequence' must be an integer");
-            sequence = in.getLongValue();
-            hasSequence = true;
-          }
-          default -> {
-            Preconditions.checkArgument(token == JsonToken.VALUE_STRING,
-                "field '%s' must be a string", name);
-            String text = in.getText();
-            switch (name) {
-              case "id" -> id = text;
-              case "type" -> type = text;
-              case "occurredAt" -> occurredAt = text;
-              case "commandId" -> commandId = text;
-              default -> operationId = text;
-            }
-          }
-        }
-      }
-      Preconditions.checkArgument(hasPayload, "event payload missing");
-      Preconditions.checkArgument(id != null, "field 'id' must be a string");
-      Preconditions.checkArgument(hasSequence, "field 'sequence' must be an integer");
-      Preconditions.checkArgument(type != null, "field 'type' must be a string");
-      Preconditions.checkArgument(occurredAt != null, "field 'occurredAt' must be a string");
-      // Root and revision are the record's; fromJson sets them once it has read them.
-      events.add(new Event(id, "?", sequence, 1, type, JsonFields.instant(occurredAt,
-          "occurredAt"), NullNode.getInstance(), commandId, operationId));
-    }
-    return events;
   }
 
   /**
