@@ -399,27 +399,10 @@ final class PostgresLedger implements LedgerBackend {
     boolean first = record.revision() == 1;
     byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
         : LedgerJson.canonical(request.state());
-    List<Event> events = record.events();
-    int n = events.size();
-    Long[] sequences = new Long[n];
-    String[] types = new String[n];
-    byte[][] payloads = new byte[n][];
-    String[] operations = new String[n];
-    String[] commands = new String[n];
-    String[] times = new String[n];
-    String[] ids = new String[n];
-    for (int i = 0; i < n; i++) {
-      Event e = events.get(i);
-      sequences[i] = e.sequence();
-      types[i] = e.type();
-      payloads[i] = LedgerJson.canonical(e.payload());
-      operations[i] = e.operationId();
-      commands[i] = e.commandId();
-      times[i] = e.occurredAt().toString();
-      ids[i] = e.id();
-    }
+    EventColumns columns = new EventColumns(record.events());
     byte[] patch = record.patch() == null ? null : LedgerJson.canonical(record.patch());
-    checkLineLimit(record, patch == null ? state.length : patch.length, payloads);
+    checkLineLimit(record, patch == null ? state.length : patch.length,
+        columns.payloads());
     String committedAt = record.committedAt().toString();
     try (PreparedStatement ps = c.prepareStatement(first ? tables.sql().writeFirst()
         : tables.sql().writeNext())) {
@@ -438,7 +421,7 @@ final class PostgresLedger implements LedgerBackend {
       ps.setLong(p++, record.revision());
       ps.setString(p++, committedAt);
       ps.setLong(p++, record.firstSequence());
-      ps.setInt(p++, n);
+      ps.setInt(p++, record.events().size());
       ps.setInt(p++, record.format());
       ps.setString(p++, record.commandId());
       ps.setString(p++, record.commandDigest());
@@ -446,13 +429,7 @@ final class PostgresLedger implements LedgerBackend {
       ps.setBytes(p++, record.state() == null ? null : state);
       ps.setBytes(p++, patch);
       ps.setLong(p++, record.revision());
-      ps.setArray(p++, c.createArrayOf("bigint", sequences));
-      ps.setArray(p++, c.createArrayOf("text", types));
-      ps.setArray(p++, c.createArrayOf("bytea", payloads));
-      ps.setArray(p++, c.createArrayOf("text", operations));
-      ps.setArray(p++, c.createArrayOf("text", commands));
-      ps.setArray(p++, c.createArrayOf("text", times));
-      ps.setArray(p++, c.createArrayOf("text", ids));
+      p = columns.bind(c, ps, p);
       ps.setString(p++, record.commandId());
       ps.setString(p++, request.commandDigest());
       ps.setLong(p++, record.revision());

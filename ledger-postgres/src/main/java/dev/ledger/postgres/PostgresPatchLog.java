@@ -424,25 +424,7 @@ final class PostgresPatchLog implements PatchLog {
   private Long write(Connection c, CommitRecord record, PatchRequest request, int length)
       throws SQLException {
     boolean first = record.revision() == 1;
-    List<Event> events = record.events();
-    int n = events.size();
-    Long[] sequences = new Long[n];
-    String[] types = new String[n];
-    byte[][] payloads = new byte[n][];
-    String[] operations = new String[n];
-    String[] commands = new String[n];
-    String[] times = new String[n];
-    String[] ids = new String[n];
-    for (int i = 0; i < n; i++) {
-      Event e = events.get(i);
-      sequences[i] = e.sequence();
-      types[i] = e.type();
-      payloads[i] = LedgerJson.canonical(e.payload());
-      operations[i] = e.operationId();
-      commands[i] = e.commandId();
-      times[i] = e.occurredAt().toString();
-      ids[i] = e.id();
-    }
+    EventColumns columns = new EventColumns(record.events());
     String committedAt = record.committedAt().toString();
     try (PreparedStatement ps = c.prepareStatement(first ? writeFirst : writeNext)) {
       int p = 1;
@@ -460,20 +442,14 @@ final class PostgresPatchLog implements PatchLog {
       ps.setLong(p++, record.revision());
       ps.setString(p++, committedAt);
       ps.setLong(p++, record.firstSequence());
-      ps.setInt(p++, n);
+      ps.setInt(p++, record.events().size());
       ps.setInt(p++, record.format());
       ps.setString(p++, record.commandId());
       ps.setString(p++, record.commandDigest());
       ps.setInt(p++, record.stateVersion());
       ps.setBytes(p++, LedgerJson.canonical(record.patch()));
       ps.setLong(p++, record.revision());
-      ps.setArray(p++, c.createArrayOf("bigint", sequences));
-      ps.setArray(p++, c.createArrayOf("text", types));
-      ps.setArray(p++, c.createArrayOf("bytea", payloads));
-      ps.setArray(p++, c.createArrayOf("text", operations));
-      ps.setArray(p++, c.createArrayOf("text", commands));
-      ps.setArray(p++, c.createArrayOf("text", times));
-      ps.setArray(p++, c.createArrayOf("text", ids));
+      p = columns.bind(c, ps, p);
       ps.setString(p++, record.commandId());
       ps.setString(p++, request.commandDigest());
       ps.setLong(p++, record.revision());
