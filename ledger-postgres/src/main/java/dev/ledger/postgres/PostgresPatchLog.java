@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link PatchLog} of one ledger on PostgreSQL: the path the collection store commits
@@ -53,12 +55,25 @@ import java.util.stream.Stream;
  * The row also counts the journal bytes since its state ({@code journal_bytes}): the encoded
  * length of each patch commit's journal record, as the file store counts them.
  *
+ * <p><b>Bound to one ledger.</b> A ledger deleted and created again (by any store, on any
+ * host) can reach the revision a caller's view holds, with other contents; a patch built on
+ * the old view must not land in it, nor a checkpoint folded from the old commits. So the log
+ * binds itself to the head row's generation (a number the row gets when its ledger is
+ * created, never reused) when it reads the ledger from its start ({@link #checkpoint()}, or
+ * {@link #commitsAfter} from revision 0: a cold open) or writes its first commit, and guards
+ * every commit and checkpoint by it as well as by the revision. A commit to another
+ * generation writes nothing and is refused with the {@link RevisionConflictException} the
+ * file store gives a writer whose ledger was deleted under it (its actual revision may equal
+ * the expected one); {@code commitsAfter} a revision of a replaced ledger is refused the same
+ * way. The caller opens its view afresh, which binds the log to the new ledger.
+ *
  * <p><b>Failures.</b> Database failures are {@link DatabaseException}s: a serialization
  * failure or deadlock (SQLSTATE 40001, 40P01) is retryable and wrote nothing; a commit whose
  * connection broke after it was sent has an unknown outcome, and its retry under the same
  * command id lands exactly once. Thread-safe; holds no connection between calls.
  */
 final class PostgresPatchLog implements PatchLog {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresPatchLog.class);
   /** Commits per query when {@link #commitsAfter} pages through the journal. */
   private static final int PAGE = 256;
 
@@ -79,9 +94,16 @@ final class PostgresPatchLog implements PatchLog {
    * guarded statement also checks it, so a stale one writes nothing.
    */
   private volatile Hint hint;
+  /**
+   * The generation of the ledger the caller's view was read from (see the class comment), or
+   * 0 before this log read or wrote the ledger: what every later commit and checkpoint is
+   * guarded by, so that nothing built on a ledger that was deleted (and perhaps created again)
+   * elsewhere lands in the new one.
+   */
+  private volatile long generation;
 
-  /** The head row's next sequence at a revision. */
-  private record Hint(long revision, long nextSequence) {}
+  /** The head row's next sequence and generation at a revision. */
+  private record Hint(long revision, long nextSequence, long generation) {}
 
   PostgresPatchLog(PostgresLedgerStore.Tables tables, AbstractLedgerStore<?> store,
       PostgresLedger ledger) {
@@ -92,19 +114,19 @@ final class PostgresPatchLog implements PatchLog {
     this.writeFirst = write(tables, "INSERT INTO " + tables.ledgers() + " (revision,"
         + " next_sequence, state_version, updated_at, journal_bytes, root_id, state,"
         + " checkpoint_revision) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
-        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes");
+        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes, generation");
     this.writeNext = write(tables, "UPDATE " + tables.ledgers() + " SET revision = ?,"
         + " next_sequence = ?, state_version = ?, updated_at = ?,"
         + " journal_bytes = CASE WHEN checkpoint_revision IS NULL THEN 0 ELSE journal_bytes END"
         + " + ?, checkpoint_revision = coalesce(checkpoint_revision, revision)"
-        + " WHERE root_id = ? AND revision = ? AND next_sequence = ?"
-        + " RETURNING root_id, journal_bytes");
+        + " WHERE root_id = ? AND revision = ? AND next_sequence = ? AND generation = ?"
+        + " RETURNING root_id, journal_bytes, generation");
   }
 
   /**
    * Two statements in one implicit transaction: the lock timeout, then the head's move and,
    * only if it took the row, the commit row, the events, the command and the notification.
-   * Returns the row's journal bytes if it won, no row otherwise.
+   * Returns the row's journal bytes and generation if it won, no row otherwise.
    */
   private static String write(PostgresLedgerStore.Tables t, String head) {
     return "SELECT set_config('lock_timeout', ?, true); "
@@ -121,7 +143,8 @@ final class PostgresPatchLog implements PatchLog {
         + " command_id, occurred_at, id)),"
         + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
         + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
-        + " SELECT head.journal_bytes FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
+        + " SELECT head.journal_bytes, head.generation FROM head,"
+        + " LATERAL (SELECT pg_notify(?, ?)) AS n";
   }
 
   @Override
@@ -134,7 +157,8 @@ final class PostgresPatchLog implements PatchLog {
     return store.guarded(() -> ledger.query("Reading the checkpoint of ledger '" + root + "'",
         c -> {
           try (PreparedStatement ps = c.prepareStatement("SELECT l.state, m.revision,"
-              + " m.committed_at, m.state_version FROM " + tables.ledgers() + " l JOIN "
+              + " m.committed_at, m.state_version, l.generation FROM " + tables.ledgers()
+              + " l JOIN "
               + tables.commits() + " m ON m.root_id = l.root_id"
               + " AND m.revision = coalesce(l.checkpoint_revision, l.revision)"
               + " WHERE l.root_id = ? AND l.state IS NOT NULL")) {
@@ -143,6 +167,7 @@ final class PostgresPatchLog implements PatchLog {
               if (!rs.next()) {
                 return Optional.empty();
               }
+              generation = rs.getLong(5); // a cold open starts here: its view is of this ledger
               return Optional.of(new StoredState(json(rs.getBytes(1), "checkpoint"),
                   rs.getLong(2), Instant.parse(rs.getString(3)), rs.getInt(4)));
             }
@@ -158,13 +183,39 @@ final class PostgresPatchLog implements PatchLog {
         c -> page(c, last))), LoggedCommit::revision);
   }
 
-  /** Up to {@link #PAGE} commits after {@code after}, with their events, in one snapshot. */
+  /**
+   * Up to {@link #PAGE} commits after {@code after}, with their events, in one snapshot. The
+   * page from revision 0 binds this log to the ledger it reads (a cold open without a
+   * checkpoint); a later page checks that the ledger is still the one bound.
+   *
+   * @throws RevisionConflictException if the ledger was deleted, or deleted and created
+   *     again, since this log was bound to it: the caller's view is of a ledger that no longer
+   *     exists, and must be read afresh from {@link #checkpoint()}
+   */
   private List<LoggedCommit> page(Connection c, long after) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
     int isolation = c.getTransactionIsolation();
     c.setAutoCommit(false);
     c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     try {
+      long rowRevision = 0;
+      long rowGeneration = 0;
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision, generation FROM "
+          + tables.ledgers() + " WHERE root_id = ?")) {
+        ps.setString(1, root);
+        try (ResultSet rs = ps.executeQuery()) {
+          if (rs.next()) {
+            rowRevision = rs.getLong(1);
+            rowGeneration = rs.getLong(2);
+          }
+        }
+      }
+      long bound = generation;
+      if (after == 0) {
+        generation = rowGeneration;
+      } else if (bound != 0 && bound != rowGeneration) {
+        throw new RevisionConflictException(root, after, rowRevision);
+      }
       record Row(long revision, Instant committedAt, int stateVersion, byte[] state,
           byte[] patch, String commandId, int eventCount, long firstSequence) {}
       List<Row> rows = new ArrayList<>();
@@ -210,7 +261,8 @@ final class PostgresPatchLog implements PatchLog {
       }
       if (!rows.isEmpty()) {
         Row newest = rows.get(rows.size() - 1);
-        hint = new Hint(newest.revision(), newest.firstSequence() + newest.eventCount());
+        hint = new Hint(newest.revision(), newest.firstSequence() + newest.eventCount(),
+            rowGeneration);
       }
       return out;
     } finally {
@@ -283,12 +335,17 @@ final class PostgresPatchLog implements PatchLog {
       for (int attempt = 0; ; attempt++) {
         long revision = batch.get(0).expectedRevision();
         Hint known = attempt == 0 ? hint : null;
-        Long nextSequence = revision == 0 ? Long.valueOf(1)
-            : known != null && known.revision() == revision ? Long.valueOf(known.nextSequence())
-            : nextSequenceAt(c, revision);
+        Hint head = revision == 0 ? new Hint(0, 1, 0)
+            : known != null && known.revision() == revision ? known
+            : headAt(c, revision);
+        boolean won = head != null;
+        long nextSequence = won ? head.nextSequence() : 0;
+        // The ledger the caller's view is of, once this log read it; else the row's as read.
+        long bound = generation;
+        long guard = bound != 0 ? bound : won ? head.generation() : 0;
         List<CommitRecord> records = new ArrayList<>(batch.size());
         long bytes = -1;
-        boolean won = nextSequence != null;
+        long rowGeneration = 0;
         for (int i = 0; won && i < batch.size(); i++) {
           PatchRequest request = batch.get(i);
           CommitRecord record = record(request, revision, nextSequence, now);
@@ -298,12 +355,14 @@ final class PostgresPatchLog implements PatchLog {
             throw new LimitExceededException(root, "commit record", max, length);
           }
           sent = !explicit;
-          Long after = write(c, record, request, length);
+          long[] after = write(c, record, request, length, guard);
           sent = false;
           if (after == null) {
             won = false;
           } else {
-            bytes = after;
+            bytes = after[0];
+            rowGeneration = after[1];
+            guard = rowGeneration; // the next request of a batch moves the same row
             records.add(record);
             revision = record.revision();
             nextSequence = record.nextSequence();
@@ -316,7 +375,7 @@ final class PostgresPatchLog implements PatchLog {
           if (known != null && known.revision() == batch.get(0).expectedRevision()) {
             continue; // the hint may have been stale: read the head row and try once more
           }
-          return refused(c, batch, single);
+          return refused(c, batch, single, bound);
         }
         if (explicit) {
           sent = true;
@@ -324,8 +383,9 @@ final class PostgresPatchLog implements PatchLog {
           sent = false;
         }
         journalBytes = bytes;
+        generation = rowGeneration;
         CommitRecord newest = records.get(records.size() - 1);
-        hint = new Hint(newest.revision(), newest.nextSequence());
+        hint = new Hint(newest.revision(), newest.nextSequence(), rowGeneration);
         ledger.signal().fire();
         List<CommitResult> results = new ArrayList<>(records.size());
         for (CommitRecord record : records) {
@@ -341,7 +401,7 @@ final class PostgresPatchLog implements PatchLog {
       }
       if ("23505".equals(e.getSQLState())) {
         // A command id recorded already (ours or a racing writer's): nothing was written.
-        return refused(c, batch, single);
+        return refused(c, batch, single, generation);
       }
       throw new DatabaseException(operation, e, sent && !PostgresLedger.refusedBeforeCommit(e));
     } finally {
@@ -350,17 +410,18 @@ final class PostgresPatchLog implements PatchLog {
   }
 
   /**
-   * The next sequence of the head row if it is at {@code revision}, or null (then the write
-   * cannot win and the caller explains why). Only a batch's first request after revision 0
-   * needs it: the head row does not hold it in a place the guarded statement could use.
+   * The next sequence and generation of the head row if it is at {@code revision}, or null
+   * (then the write cannot win and the caller explains why). Only a batch's first request
+   * after revision 0 needs it: the head row does not hold it in a place the guarded statement
+   * could use.
    */
-  private Long nextSequenceAt(Connection c, long revision) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT next_sequence FROM "
+  private Hint headAt(Connection c, long revision) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT next_sequence, generation FROM "
         + tables.ledgers() + " WHERE root_id = ? AND revision = ?")) {
       ps.setString(1, root);
       ps.setLong(2, revision);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
+        return rs.next() ? new Hint(revision, rs.getLong(1), rs.getLong(2)) : null;
       }
     }
   }
@@ -368,9 +429,15 @@ final class PostgresPatchLog implements PatchLog {
   /**
    * Why a write that won nothing was refused, read after it was rolled back: a recorded
    * command (replayed for a single request with the same digest, refused otherwise), else
-   * the revision taken by another writer.
+   * the revision taken by another writer, or a ledger that is not the one this log was bound
+   * to (deleted, or deleted and created again: a revision conflict, as the file store gives
+   * a writer whose ledger was deleted under it, whose actual revision may then equal the
+   * expected one).
+   *
+   * @param bound the generation the write was guarded by as bound to this log, or 0
    */
-  private List<CommitResult> refused(Connection c, List<PatchRequest> batch, boolean single) {
+  private List<CommitResult> refused(Connection c, List<PatchRequest> batch, boolean single,
+      long bound) {
     try {
       if (!c.getAutoCommit()) {
         c.rollback();
@@ -399,16 +466,26 @@ final class PostgresPatchLog implements PatchLog {
         }
       }
       long actual = 0;
-      try (PreparedStatement ps = c.prepareStatement("SELECT revision FROM " + tables.ledgers()
-          + " WHERE root_id = ?")) {
+      long rowGeneration = 0;
+      try (PreparedStatement ps = c.prepareStatement("SELECT revision, generation FROM "
+          + tables.ledgers() + " WHERE root_id = ?")) {
         ps.setString(1, root);
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
             actual = rs.getLong(1);
+            rowGeneration = rs.getLong(2);
           }
         }
       }
-      throw new RevisionConflictException(root, batch.get(0).expectedRevision(), actual);
+      RevisionConflictException conflict = new RevisionConflictException(root,
+          batch.get(0).expectedRevision(), actual);
+      if (bound != 0 && bound != rowGeneration) {
+        LOG.info("Ledger '{}' in {} was deleted{} since this patch log read it (generation {},"
+            + " now {}): refused a commit expecting revision {}", root, tables,
+            rowGeneration == 0 ? "" : " and created again", bound, rowGeneration,
+            batch.get(0).expectedRevision());
+      }
+      throw conflict;
     } catch (SQLException e) {
       throw new DatabaseException("Reading why a patch commit to ledger '" + root
           + "' was refused", e, false);
@@ -418,11 +495,13 @@ final class PostgresPatchLog implements PatchLog {
   /**
    * Runs the guarded statement of {@code record}.
    *
-   * @return the row's journal bytes since its state if the write won; null if another writer
-   *     holds the revision (nothing was written)
+   * @param guard the generation the head row must have (unused for revision 1)
+   * @return the row's journal bytes since its state and its generation if the write won;
+   *     null if another writer holds the revision or the row has another generation (nothing
+   *     was written)
    */
-  private Long write(Connection c, CommitRecord record, PatchRequest request, int length)
-      throws SQLException {
+  private long[] write(Connection c, CommitRecord record, PatchRequest request, int length,
+      long guard) throws SQLException {
     boolean first = record.revision() == 1;
     EventColumns columns = new EventColumns(record.events());
     String committedAt = record.committedAt().toString();
@@ -438,6 +517,7 @@ final class PostgresPatchLog implements PatchLog {
       if (!first) {
         ps.setLong(p++, record.revision() - 1);
         ps.setLong(p++, record.firstSequence());
+        ps.setLong(p++, guard);
       }
       ps.setLong(p++, record.revision());
       ps.setString(p++, committedAt);
@@ -459,7 +539,7 @@ final class PostgresPatchLog implements PatchLog {
       ps.execute();
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {
-        return rs.next() ? rs.getLong(1) : null;
+        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
       }
     }
   }
@@ -501,21 +581,29 @@ final class PostgresPatchLog implements PatchLog {
         + revision, c -> {
           try (PreparedStatement ps = c.prepareStatement("UPDATE " + tables.ledgers()
               + " SET state = ?, checkpoint_revision = NULL, journal_bytes = 0"
-              + " WHERE root_id = ? AND revision = ? AND state_version = ?")) {
+              + " WHERE root_id = ? AND revision = ? AND state_version = ?"
+              + " AND (? = 0 OR generation = ?)")) {
+            // A state folded from a deleted ledger's commits is not the new ledger's state,
+            // even at the same revision.
+            long bound = generation;
             ps.setBytes(1, bytes);
             ps.setString(2, root);
             ps.setLong(3, revision);
             ps.setInt(4, stateVersion);
+            ps.setLong(5, bound);
+            ps.setLong(6, bound);
             if (ps.executeUpdate() == 1) {
               journalBytes = 0;
               return true;
             }
           }
-          try (PreparedStatement ps = c.prepareStatement("SELECT revision, state_version FROM "
-              + tables.ledgers() + " WHERE root_id = ?")) {
+          try (PreparedStatement ps = c.prepareStatement("SELECT revision, state_version,"
+              + " generation FROM " + tables.ledgers() + " WHERE root_id = ?")) {
             ps.setString(1, root);
             try (ResultSet rs = ps.executeQuery()) {
-              if (rs.next() && rs.getLong(1) == revision) {
+              long bound = generation;
+              if (rs.next() && rs.getLong(1) == revision
+                  && (bound == 0 || bound == rs.getLong(3))) {
                 throw new IllegalArgumentException("revision " + revision + " of ledger '"
                     + root + "' was committed with state version " + rs.getInt(2)
                     + ", not " + stateVersion);
