@@ -112,7 +112,18 @@ final class Engine {
       R value;
       partition.writer.lock();
       try {
-        PartitionView view = partition.catchUp();
+        PartitionView view;
+        try {
+          view = partition.catchUp();
+        } catch (RevisionConflictException e) {
+          // The log refused the view's revision: its ledger was deleted (and perhaps created
+          // again) elsewhere. catchUp dropped the view; the next attempt opens it afresh.
+          if (last != null) {
+            e.addSuppressed(last);
+          }
+          last = e;
+          continue;
+        }
         if (commandId != null) {
           Optional<CommitResult> recorded = ledgers.ledger(id, JsonNode.class)
               .command(commandId);
@@ -143,6 +154,12 @@ final class Engine {
         } catch (LedgerException e) {
           if (!(e instanceof RevisionConflictException) && !passing(e, commandId)) {
             throw e;
+          }
+          if (e instanceof RevisionConflictException conflict && conflict.actual() <= base) {
+            // Not a newer commit: the ledger the view was read from is gone (deleted, or
+            // deleted and created again). Catching up from the view's revision would fold the
+            // new ledger's commits onto the old one's state; open the view afresh instead.
+            partition.drop();
           }
           if (last != null) {
             e.addSuppressed(last);
