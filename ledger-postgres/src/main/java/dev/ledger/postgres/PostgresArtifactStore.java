@@ -6,23 +6,28 @@ import dev.ledger.artifacts.ArtifactNotFoundException;
 import dev.ledger.artifacts.ArtifactOptions;
 import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.ArtifactStore;
+import dev.ledger.artifacts.ArtifactVerification;
 import dev.ledger.artifacts.AttemptSubmission;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.BlobNotFoundException;
+import dev.ledger.artifacts.BlobVerification;
 import dev.ledger.artifacts.CleanupMode;
 import dev.ledger.artifacts.ContentId;
 import dev.ledger.artifacts.OrphanCleanup;
 import dev.ledger.artifacts.ReadOnlyArtifactStoreException;
 import dev.ledger.artifacts.SnapshotContent;
 import dev.ledger.artifacts.SnapshotCursor;
+import dev.ledger.artifacts.SnapshotDamage;
 import dev.ledger.artifacts.SnapshotPage;
 import dev.ledger.artifacts.fs.FileArtifactStore;
 import dev.ledger.artifacts.fs.FileBlobStore;
+import dev.ledger.artifacts.internal.ArtifactMeters;
 import dev.ledger.core.Durability;
 import dev.ledger.core.LockTimeoutException;
 import dev.ledger.core.StoreClosedException;
 import dev.ledger.core.internal.io.Identifiers;
 import dev.ledger.core.internal.json.LedgerJson;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,6 +35,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -91,6 +97,12 @@ import org.slf4j.LoggerFactory;
  * {@link LockTimeoutException}) and for the blob lock file; the clock stamps snapshots and
  * blobs and measures their ages.
  *
+ * <p><b>Meters.</b> With {@link ArtifactOptions#withMeterRegistry} the store records what the
+ * file artifact store records, under the same names and tags: {@code artifacts.blob.put}
+ * and {@code artifacts.blob.put.size} (by the shared file blob store), {@code artifacts.freeze}
+ * by outcome, {@code artifacts.gc} by mode, {@code artifacts.gc.removed} and
+ * {@code artifacts.gc.removed.size}. Without a registry no Micrometer class is loaded.
+ *
  * <p><b>Read-only.</b> {@link #openReadOnly} reads the same tables and blobs and refuses every
  * write with {@link ReadOnlyArtifactStoreException}; it creates and migrates nothing.
  *
@@ -108,6 +120,8 @@ public final class PostgresArtifactStore implements ArtifactStore {
   private final boolean readOnly;
   private final SnapshotRows rows;
   private final long collectionLock;
+  /** What the store records; {@link ArtifactMeters#NONE} without a meter registry. */
+  private final ArtifactMeters meters;
   private volatile boolean closed;
 
   private PostgresArtifactStore(DataSource dataSource, String schema, ArtifactOptions options,
@@ -119,6 +133,7 @@ public final class PostgresArtifactStore implements ArtifactStore {
     this.readOnly = readOnly;
     this.rows = new SnapshotRows(schema);
     this.collectionLock = collectionLockKey(schema);
+    this.meters = ArtifactMeters.of(options.meterRegistry());
   }
 
   /**
@@ -250,6 +265,28 @@ public final class PostgresArtifactStore implements ArtifactStore {
    */
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
+    if (!meters.recording()) {
+      return freezeOnce(rootId, attemptId, submission).snapshot();
+    }
+    Freeze freeze;
+    try {
+      freeze = freezeOnce(rootId, attemptId, submission);
+    } catch (ArtifactConflictException e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
+      throw e;
+    }
+    meters.freeze(freeze.fresh() ? ArtifactMeters.FreezeOutcome.FROZEN
+        : ArtifactMeters.FreezeOutcome.SAME);
+    return freeze.snapshot();
+  }
+
+  /** A freeze's snapshot, and whether this freeze inserted its row. */
+  private record Freeze(ArtifactSnapshot snapshot, boolean fresh) {}
+
+  private Freeze freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
     ArtifactSnapshot.idFor(attemptId);
@@ -263,7 +300,7 @@ public final class PostgresArtifactStore implements ArtifactStore {
     try {
       ArtifactSnapshot existing = rows.byAttempt(c, rootId, attemptId);
       if (existing != null) {
-        return sameOrConflict(existing, digest);
+        return new Freeze(sameOrConflict(existing, digest), false);
       }
       ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content,
           options.clock().instant());
@@ -277,14 +314,14 @@ public final class PostgresArtifactStore implements ArtifactStore {
       while (true) {
         if (rows.insertIfAbsent(c, snapshot)) {
           commit(c, operation);
-          return snapshot;
+          return new Freeze(snapshot, true);
         }
         // Each statement sees what committed before it began: the winner, unless an orphan
         // cleanup removed it since, and then the insert is tried again.
         existing = rows.byAttempt(c, rootId, attemptId);
         if (existing != null) {
           c.commit();
-          return sameOrConflict(existing, digest);
+          return new Freeze(sameOrConflict(existing, digest), false);
         }
       }
     } catch (SQLException e) {
@@ -429,7 +466,80 @@ public final class PostgresArtifactStore implements ArtifactStore {
    */
   @Override
   public BlobCollection collectGarbage(Duration grace, CleanupMode mode) {
-    return collector(() -> { }).collect(checkGrace(grace), checkMode(mode));
+    BlobCollection result = collector(() -> { }).collect(checkGrace(grace), checkMode(mode));
+    meters.collected(mode, result);
+    return result;
+  }
+
+  /**
+   * Verifies the whole store as {@link FileArtifactStore#verify()} verifies files: every blob
+   * of the shared directory re-hashed against its name ({@link FileBlobStore#verify()}), then
+   * every row of the snapshot table, in root and snapshot id order, checked: its content
+   * parses, its digest is its content's, its snapshot id is its attempt's, its {@code blobs}
+   * column (the mark of garbage collection) lists exactly the blobs its content references,
+   * and every one of them is present on the shared mount. Reads only and takes no lock, so it
+   * works on a read-only store and beside writers on every host; a row removed while it is
+   * checked (orphan cleanup) is not reported for its missing blobs. Rows are read in pages,
+   * each in its own statement, so memory does not grow with the table.
+   *
+   * <p>A damaged row is reported as a {@link SnapshotDamage} whose path names the row, not a
+   * file: {@code <schema>.artifact_snapshots/<root id>/<snapshot id>} (the root and snapshot
+   * id as the row holds them), and whose detail says what is wrong, with the digests or blob
+   * ids involved.
+   *
+   * @return what was found; {@link ArtifactVerification#sound()} if nothing is damaged
+   * @throws StoreClosedException if the store is closed
+   * @throws DatabaseException if the table cannot be read
+   * @throws dev.ledger.core.LedgerIOException if the blob directory cannot be listed
+   */
+  public ArtifactVerification verify() {
+    checkOpen();
+    BlobVerification blobVerification = files.blobs().verify();
+    List<SnapshotDamage> damaged = new ArrayList<>();
+    long checked = 0;
+    SnapshotRows.Key after = null;
+    while (true) {
+      SnapshotRows.Key from = after;
+      List<SnapshotRows.Checked> page = read("Verifying the snapshot rows of " + this,
+          c -> rows.verifyPage(c, from, VERIFY_PAGE));
+      for (SnapshotRows.Checked row : page) {
+        checked++;
+        Path where = rows.where(row.key());
+        if (row.damage() != null) {
+          damaged.add(new SnapshotDamage(where, row.key().rootId(), null, row.damage()));
+          continue;
+        }
+        ArtifactSnapshot snapshot = row.snapshot();
+        if (!new HashSet<>(row.blobColumn()).equals(
+            new HashSet<>(SnapshotRows.blobColumnOf(snapshot)))) {
+          damaged.add(new SnapshotDamage(where, row.key().rootId(), null, "its blobs column "
+              + row.blobColumn() + " is not the blobs its content references "
+              + SnapshotRows.blobColumnOf(snapshot) + ": garbage collection would mark the"
+              + " wrong blobs"));
+        }
+        for (ContentId blob : snapshot.content().blobs()) {
+          Path file = files.blobs().path(blob);
+          if (!Files.exists(file) && stillThere(snapshot)) {
+            damaged.add(new SnapshotDamage(where, row.key().rootId(), blob, "references blob "
+                + blob + ", which the shared directory does not hold (" + file + ")"));
+          }
+        }
+      }
+      if (page.size() < VERIFY_PAGE) {
+        break;
+      }
+      after = page.get(page.size() - 1).key();
+    }
+    return new ArtifactVerification(blobVerification, checked, damaged);
+  }
+
+  /** Rows per statement when {@link #verify()} reads the snapshot table. */
+  private static final int VERIFY_PAGE = 500;
+
+  /** Whether the row of {@code snapshot} is still in the table (not cleaned up meanwhile). */
+  private boolean stillThere(ArtifactSnapshot snapshot) {
+    return read("Reading the snapshot of attempt '" + snapshot.attemptId() + "'",
+        c -> rows.exists(c, snapshot.rootId(), snapshot.snapshotId()));
   }
 
   private Duration checkGrace(Duration grace) {

@@ -168,6 +168,67 @@ final class SnapshotRows {
     return referenced;
   }
 
+  /** A row's key: its root and snapshot id as stored. */
+  record Key(String rootId, String snapshotId) {}
+
+  /**
+   * A row as {@code verify} sees it: its key, the snapshot it decodes to or what is wrong with
+   * it, and its {@code blobs} column (elements may be null).
+   */
+  record Checked(Key key, ArtifactSnapshot snapshot, String damage, List<String> blobColumn) {}
+
+  /** What names a row in reports and exceptions: {@code <table>/<root>/<snapshot id>}. */
+  Path where(Key key) {
+    return Path.of(table, key.rootId(), key.snapshotId());
+  }
+
+  /** The {@code blobs} column a snapshot's row is written with. */
+  static List<String> blobColumnOf(ArtifactSnapshot snapshot) {
+    return snapshot.content().blobs().stream().map(ContentId::hex).toList();
+  }
+
+  /**
+   * Up to {@code limit} rows after {@code after} (null: from the first) in root and snapshot
+   * id order, each decoded and checked as every read checks it; a row that fails is returned
+   * with what is wrong rather than thrown.
+   */
+  List<Checked> verifyPage(Connection c, Key after, int limit) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + ", blobs FROM "
+        + table + " WHERE (root_id, snapshot_id) > (?, ?) ORDER BY root_id, snapshot_id"
+        + " LIMIT ?")) {
+      ps.setString(1, after == null ? "" : after.rootId());
+      ps.setString(2, after == null ? "" : after.snapshotId());
+      ps.setInt(3, limit);
+      List<Checked> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          Key key = new Key(rs.getString("root_id"), rs.getString("snapshot_id"));
+          java.sql.Array array = rs.getArray("blobs");
+          List<String> column = array == null ? List.of()
+              : java.util.Arrays.asList((String[]) array.getArray());
+          try {
+            out.add(new Checked(key, decode(rs, key.rootId(), key.snapshotId()), null, column));
+          } catch (CorruptArtifactException e) {
+            out.add(new Checked(key, null, e.getMessage(), column));
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  /** Whether the row of that snapshot exists. */
+  boolean exists(Connection c, String rootId, String snapshotId) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + table
+        + " WHERE root_id = ? AND snapshot_id = ?")) {
+      ps.setString(1, rootId);
+      ps.setString(2, snapshotId);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
   private ArtifactSnapshot decode(ResultSet rs, String rootId, String snapshotId)
       throws SQLException {
     Path where = Path.of(table, rootId, snapshotId);
