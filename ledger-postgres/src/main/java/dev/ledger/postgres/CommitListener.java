@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one listening connection of a store: a daemon thread that holds a connection in
  * {@code LISTEN} on the store's channel and fires the signal of each ledger named by a
- * notification. Commits send their root id with {@code pg_notify} inside their transaction,
- * so PostgreSQL delivers it only once the commit is visible.
+ * notification. Commits send their root id with {@code pg_notify} once they committed
+ * ({@link CommitNotifier}), so a notification never announces a commit not yet visible.
  *
  * <p>Notifications are only a wake-up: followers read pages after their own cursor, so a lost
  * notification can delay an event, never lose or repeat one. Notifications sent while the

@@ -34,8 +34,8 @@ record CommitStatements(String before, String writeFirst, String writeNext) {
    * Two statements sent at once and run in one implicit transaction (autocommit, one Sync):
    * the lock timeout of this transaction, then one statement that moves the head row and,
    * only if that took a row, inserts the commit, its events (from arrays, any number) and its
-   * command, and queues the notification. It returns one row, the row's generation, if it
-   * won, and none otherwise.
+   * command. It returns one row, the row's generation, if it won, and none otherwise. The
+   * notification is not part of it: see {@link CommitNotifier} for why.
    */
   private static String write(PostgresLedgerStore.Tables t, String head) {
     return "SELECT set_config('lock_timeout', ?, true); "
@@ -51,6 +51,6 @@ record CommitStatements(String before, String writeFirst, String writeNext) {
         + " command_id, occurred_at, id)),"
         + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
         + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
-        + " SELECT head.generation FROM head, LATERAL (SELECT pg_notify(?, ?)) AS n";
+        + " SELECT head.generation FROM head";
   }
 }

@@ -325,6 +325,7 @@ final class PostgresLedger implements LedgerBackend {
   private CommitResult committed(CommitRecord record, CommitRequest request, long generation) {
     seen = new Head(record.revision(), record.nextSequence(), request.state(), generation);
     signal.fire();
+    tables.notifier().committed(root);
     return record.result(cursorAfter(record.lastSequence(), record.revision()), false);
   }
 
@@ -386,8 +387,8 @@ final class PostgresLedger implements LedgerBackend {
   /**
    * Writes the commit in one statement, in autocommit mode: moves the head row from the
    * expected revision and generation of {@code previous} (or inserts it for revision 1) and,
-   * only if that took a row, inserts the commit, its events and its command, and queues the
-   * notification. The lock timeout is set in the same implicit transaction, sent in the same
+   * only if that took a row, inserts the commit, its events and its command (the notification
+   * follows once it committed: {@link CommitNotifier}). The lock timeout is set in the same implicit transaction, sent in the same
    * round trip; PostgreSQL commits when it answers.
    *
    * @param previous the head the record follows, or null for revision 1
@@ -434,8 +435,6 @@ final class PostgresLedger implements LedgerBackend {
       ps.setString(p++, request.commandDigest());
       ps.setLong(p++, record.revision());
       ps.setString(p++, record.commandId());
-      ps.setString(p++, tables.channel());
-      ps.setString(p++, root);
       ps.execute();
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {

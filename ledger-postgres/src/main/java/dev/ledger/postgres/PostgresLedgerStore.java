@@ -295,6 +295,7 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
     private final String events;
     private final String commands;
     private final CommitStatements sql;
+    private final CommitNotifier notifier;
     private Ledgers store;
     private CommitListener listener;
     /** Watches not yet closed; the listener runs while there is one. */
@@ -313,6 +314,12 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
       this.events = schema + ".events";
       this.commands = schema + ".commands";
       this.sql = CommitStatements.of(this);
+      this.notifier = new CommitNotifier(dataSource, channel(), toString());
+    }
+
+    /** Sends the notifications of this store's commits, once they committed. */
+    CommitNotifier notifier() {
+      return notifier;
     }
 
     CommitStatements sql() {
@@ -427,6 +434,7 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
     }
 
     synchronized void close() {
+      notifier.stop();
       if (listener != null) {
         listener.stop();
         listener = null;

@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * ({@code UPDATE ... WHERE revision = expected}, or {@code INSERT ... ON CONFLICT DO NOTHING}
  * for revision 1) without writing the state, and only if that took the row inserts the
  * commit row (its {@code patch} column set, {@code state} null), its events and its command
- * id, and queues the notification for followers. Exactly one writer wins each revision; a
- * command id already recorded fails the command's unique key, which rolls the whole
+ * id; the notification for followers is sent once it committed ({@link CommitNotifier}).
+ * Exactly one writer wins each revision; a command id already recorded fails the command's unique key, which rolls the whole
  * statement back. A statement that wrote nothing is then explained by one read: the command
  * is replayed (same digest) or refused ({@link CommandConflictException}), or the revision was
  * taken ({@link RevisionConflictException}). A batch ({@link #commitPatches}) is the same
@@ -125,7 +125,7 @@ final class PostgresPatchLog implements PatchLog {
 
   /**
    * Two statements in one implicit transaction: the lock timeout, then the head's move and,
-   * only if it took the row, the commit row, the events, the command and the notification.
+   * only if it took the row, the commit row, the events and the command.
    * Returns the row's journal bytes and generation if it won, no row otherwise.
    */
   private static String write(PostgresLedgerStore.Tables t, String head) {
@@ -143,8 +143,7 @@ final class PostgresPatchLog implements PatchLog {
         + " command_id, occurred_at, id)),"
         + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
         + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
-        + " SELECT head.journal_bytes, head.generation FROM head,"
-        + " LATERAL (SELECT pg_notify(?, ?)) AS n";
+        + " SELECT head.journal_bytes, head.generation FROM head";
   }
 
   @Override
@@ -387,6 +386,7 @@ final class PostgresPatchLog implements PatchLog {
         CommitRecord newest = records.get(records.size() - 1);
         hint = new Hint(newest.revision(), newest.nextSequence(), rowGeneration);
         ledger.signal().fire();
+        tables.notifier().committed(root);
         List<CommitResult> results = new ArrayList<>(records.size());
         for (CommitRecord record : records) {
           results.add(record.result(ledger.cursorAfter(record.lastSequence(),
@@ -534,8 +534,6 @@ final class PostgresPatchLog implements PatchLog {
       ps.setString(p++, request.commandDigest());
       ps.setLong(p++, record.revision());
       ps.setString(p++, record.commandId());
-      ps.setString(p++, tables.channel());
-      ps.setString(p++, root);
       ps.execute();
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {

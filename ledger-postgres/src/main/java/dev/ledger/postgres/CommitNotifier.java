@@ -1,0 +1,142 @@
+package dev.ledger.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends the notifications of a store's commits after they committed, from one daemon thread,
+ * instead of inside each commit's transaction.
+ *
+ * <p><b>Why not in the commit.</b> A transaction that has called {@code pg_notify} takes, at
+ * commit, a lock PostgreSQL holds for the whole database until the commit is done, WAL flush
+ * included (so that notifications enter the queue in commit order). Every notifying commit of
+ * every client, on any ledger, then waits for the previous one's flush: commits are
+ * serialized, and the WAL's group commit, which lets many clients share one flush, never
+ * happens. Sent afterwards, in a transaction of their own with {@code synchronous_commit} off
+ * (a notification is a wake-up, not data), the notifications hold that lock for microseconds.
+ *
+ * <p><b>What it costs.</b> Nothing on the commit's path but adding its root id to a set. The
+ * thread sends every root id pending at once in one statement, so a burst of commits costs
+ * one round trip, and a ledger committed to several times meanwhile is notified once. A
+ * notification still leaves only after its commit is visible. If the process dies between a
+ * commit and its notification, or the statement fails, followers elsewhere learn of the
+ * commit by their next read: the next notification of that ledger or their poll bound.
+ *
+ * <p>Thread-safe. The thread starts with the first commit and borrows a connection only while
+ * it sends; {@link #stop} sends what is pending and ends it.
+ */
+final class CommitNotifier {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitNotifier.class);
+  /** Longest park without work; bounds how long {@link #stop} takes to be noticed. */
+  private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+  private static final long MAX_BACKOFF_MILLIS = 2_000;
+
+  private final DataSource dataSource;
+  private final String channel;
+  private final String name;
+  private final Set<String> pending = ConcurrentHashMap.newKeySet();
+  private volatile Thread thread;
+  private volatile boolean stopped;
+
+  CommitNotifier(DataSource dataSource, String channel, String name) {
+    this.dataSource = dataSource;
+    this.channel = channel;
+    this.name = name;
+  }
+
+  /** Queues the notification of a commit of {@code root} that has committed. */
+  void committed(String root) {
+    pending.add(root);
+    Thread t = thread;
+    if (t == null) {
+      t = start();
+    }
+    LockSupport.unpark(t);
+  }
+
+  private synchronized Thread start() {
+    if (thread == null && !stopped) {
+      Thread t = new Thread(this::run, "ledger-postgres notifier (" + name + ")");
+      t.setDaemon(true);
+      t.start();
+      thread = t;
+    }
+    return thread != null ? thread : Thread.currentThread();
+  }
+
+  private void run() {
+    long backoff = 50;
+    while (!stopped) {
+      if (pending.isEmpty()) {
+        LockSupport.parkNanos(this, IDLE_NANOS);
+        continue;
+      }
+      try {
+        sendPending();
+        backoff = 50;
+      } catch (SQLException | RuntimeException e) {
+        LOG.warn("Notifying commits on channel {} failed; retrying in {} ms: {}", channel,
+            backoff, e.toString());
+        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(backoff));
+        backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+      }
+    }
+  }
+
+  /** Sends every pending root id in one statement; on failure they stay pending. */
+  private void sendPending() throws SQLException {
+    List<String> roots = new ArrayList<>(pending);
+    if (roots.isEmpty()) {
+      return;
+    }
+    pending.removeAll(roots);
+    try (Connection c = dataSource.getConnection()) {
+      if (!c.getAutoCommit()) {
+        c.setAutoCommit(true);
+      }
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT set_config('synchronous_commit', 'off', true);"
+              + " SELECT count(pg_notify(?, r)) FROM unnest(?::text[]) AS r")) {
+        ps.setString(1, channel);
+        ps.setArray(2, c.createArrayOf("text", roots.toArray()));
+        ps.execute();
+      }
+    } catch (SQLException | RuntimeException e) {
+      pending.addAll(roots);
+      throw e;
+    }
+  }
+
+  /** Sends what is pending (once, best effort) and stops the thread. */
+  void stop() {
+    Thread t;
+    synchronized (this) {
+      stopped = true;
+      t = thread;
+    }
+    if (t == null) {
+      return;
+    }
+    LockSupport.unpark(t);
+    try {
+      t.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      sendPending();
+    } catch (SQLException | RuntimeException e) {
+      LOG.warn("Notifying the last commits on channel {} failed: {}", channel, e.toString());
+    }
+  }
+}
