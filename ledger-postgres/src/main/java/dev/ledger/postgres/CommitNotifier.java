@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * (a notification is a wake-up, not data), the notifications hold that lock for microseconds.
  *
  * <p><b>What it costs.</b> Nothing on the commit's path but adding its root id to a set. The
- * thread sends every root id pending at once in one statement, so a burst of commits costs
- * one round trip, and a ledger committed to several times meanwhile is notified once. A
+ * thread sends every root id pending at once in one statement, at most once every
+ * {@link #WINDOW_NANOS}, so a burst of commits costs one round trip, and a ledger committed
+ * to several times meanwhile is notified once. A
  * notification still leaves only after its commit is visible. If the process dies between a
  * commit and its notification, or the statement fails, followers elsewhere learn of the
  * commit by their next read: the next notification of that ledger or their poll bound.
@@ -40,6 +41,12 @@ final class CommitNotifier {
   /** Longest park without work; bounds how long {@link #stop} takes to be noticed. */
   private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
   private static final long MAX_BACKOFF_MILLIS = 2_000;
+  /**
+   * Least time between two sends: commits within it share one notifying transaction. A
+   * writer committing one ledger after another would otherwise cost the server one
+   * notifying transaction per commit; followers hear of a commit at most this much later.
+   */
+  private static final long WINDOW_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
   private final DataSource dataSource;
   private final String channel;
@@ -76,12 +83,19 @@ final class CommitNotifier {
 
   private void run() {
     long backoff = 50;
+    long lastSend = System.nanoTime() - WINDOW_NANOS;
     while (!stopped) {
       if (pending.isEmpty()) {
         LockSupport.parkNanos(this, IDLE_NANOS);
         continue;
       }
+      long early = lastSend + WINDOW_NANOS - System.nanoTime();
+      if (early > 0) {
+        LockSupport.parkNanos(this, early);
+        continue;
+      }
       try {
+        lastSend = System.nanoTime();
         sendPending();
         backoff = 50;
       } catch (SQLException | RuntimeException e) {
