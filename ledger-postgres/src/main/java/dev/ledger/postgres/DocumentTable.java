@@ -66,6 +66,8 @@ final class DocumentTable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final PostgresLedgerStore.Tables tables;
+  /** Queries answered from the table (not declined), for tests and diagnostics. */
+  final java.util.concurrent.atomic.LongAdder answered = new java.util.concurrent.atomic.LongAdder();
   private final String documents;
   private final String marks;
 
@@ -311,6 +313,7 @@ final class DocumentTable {
           }
         }
       }
+      answered.increment();
       return Optional.of(new DocumentQuery.Page(rows, total));
     } finally {
       c.rollback();

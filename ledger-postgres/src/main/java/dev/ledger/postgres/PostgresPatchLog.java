@@ -276,6 +276,11 @@ final class PostgresPatchLog implements PatchLog {
         columns).get(0)));
   }
 
+  /** Queries of this ledger's documents answered as SQL so far (not declined). */
+  long documentQueriesAnswered() {
+    return documents.answered.sum();
+  }
+
   @Override
   public boolean keepsDocuments() {
     return true;
