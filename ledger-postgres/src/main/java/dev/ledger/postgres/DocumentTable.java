@@ -258,15 +258,9 @@ final class DocumentTable {
    */
   Optional<DocumentQuery.Page> query(Connection c, String root, long revision,
       DocumentQuery query) throws SQLException {
-    Sql where = new Sql();
-    if (!all(where, query.must().stream().flatMap(List::stream).toList(), false)) {
+    Sql where = where(query);
+    if (where == null) {
       return Optional.empty();
-    }
-    if (!query.conditions().isEmpty()) {
-      where.text.append(" AND ");
-      if (!all(where, query.conditions(), query.any())) {
-        return Optional.empty();
-      }
     }
     boolean autoCommit = c.getAutoCommit();
     int isolation = c.getTransactionIsolation();
@@ -287,14 +281,10 @@ final class DocumentTable {
           generation = rs.getLong(2);
         }
       }
-      String filter = " FROM " + documents + " WHERE root_id = ? AND collection = ?"
-          + " AND generation = ? AND " + where.text;
+      String filter = filter(where);
       List<DocumentRow> rows = new ArrayList<>();
       long total = 0;
-      try (PreparedStatement ps = c.prepareStatement("SELECT key, ordinal, body,"
-          + " count(*) OVER ()" + filter + " ORDER BY ordinal"
-          + (query.limit() >= 0 ? " LIMIT " + query.limit() : "") + " OFFSET "
-          + query.offset())) {
+      try (PreparedStatement ps = c.prepareStatement(select(query, where))) {
         bind(c, ps, root, query.collection(), generation, where);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
@@ -321,6 +311,63 @@ final class DocumentTable {
       c.setTransactionIsolation(isolation);
       c.setAutoCommit(autoCommit);
     }
+  }
+
+  /** The filter of {@code query}, or null when a term cannot be written as SQL. */
+  private static Sql where(DocumentQuery query) {
+    Sql where = new Sql();
+    if (!all(where, query.must().stream().flatMap(List::stream).toList(), false)) {
+      return null;
+    }
+    if (!query.conditions().isEmpty()) {
+      where.text.append(" AND ");
+      if (!all(where, query.conditions(), query.any())) {
+        return null;
+      }
+    }
+    return where;
+  }
+
+  private String filter(Sql where) {
+    return " FROM " + documents + " WHERE root_id = ? AND collection = ?"
+        + " AND generation = ? AND " + where.text;
+  }
+
+  private String select(DocumentQuery query, Sql where) {
+    return "SELECT key, ordinal, body, count(*) OVER ()" + filter(where) + " ORDER BY ordinal"
+        + (query.limit() >= 0 ? " LIMIT " + query.limit() : "") + " OFFSET " + query.offset();
+  }
+
+  /**
+   * The plan PostgreSQL chooses for the page statement of {@code query} on the rows of
+   * {@code root} (its current generation), as {@code EXPLAIN} prints it; for tests.
+   */
+  List<String> explain(Connection c, String root, DocumentQuery query) throws SQLException {
+    Sql where = where(query);
+    if (where == null) {
+      throw new IllegalArgumentException("the query cannot be written as SQL: " + query);
+    }
+    long generation;
+    try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM "
+        + tables.ledgers() + " WHERE root_id = ?")) {
+      ps.setString(1, root);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new IllegalArgumentException("no ledger '" + root + "'");
+        }
+        generation = rs.getLong(1);
+      }
+    }
+    List<String> plan = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + select(query, where))) {
+      bind(c, ps, root, query.collection(), generation, where);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.add(rs.getString(1));
+        }
+      }
+    }
+    return plan;
   }
 
   private static void bind(Connection c, PreparedStatement ps, String root, String collection,

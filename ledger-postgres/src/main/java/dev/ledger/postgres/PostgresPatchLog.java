@@ -281,6 +281,11 @@ final class PostgresPatchLog implements PatchLog {
     return documents.answered.sum();
   }
 
+  /** The plan of a document query's page statement; for tests. */
+  List<String> explainDocuments(DocumentQuery query) {
+    return ledger.query("Explaining a query", c -> documents.explain(c, root, query));
+  }
+
   @Override
   public boolean keepsDocuments() {
     return true;
