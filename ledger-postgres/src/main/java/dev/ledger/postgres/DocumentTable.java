@@ -53,9 +53,9 @@ import java.util.function.Supplier;
  * collection store rebuilds a stale table from its view ({@link #rebuild}), under a share
  * lock on the head row at the view's revision.
  *
- * <p><b>Queries</b> run in one REPEATABLE READ read-only transaction: the head row and the
- * mark are read first and the query runs only if both are at the caller's revision (and of
- * one generation), so the rows are that revision's. Matching follows the collection
+ * <p><b>Queries</b> run as one statement (one snapshot, one round trip): it reads the rows
+ * only if the head row and the mark are at the caller's revision (and of one generation), so
+ * the rows are that revision's, and returns the match count with the page. Matching follows the collection
  * engine: a path steps through objects only ({@code ->} with a text key, never an array
  * index); equality is jsonb equality (numbers by value, strings exactly); a null operand
  * matches SQL NULL or JSON null; {@code contains} is {@code strpos} in the "C" collation on a
@@ -262,55 +262,50 @@ final class DocumentTable {
     if (where == null) {
       return Optional.empty();
     }
-    boolean autoCommit = c.getAutoCommit();
-    int isolation = c.getTransactionIsolation();
-    c.setAutoCommit(false);
-    c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-    c.setReadOnly(true);
-    try {
-      long generation;
-      try (PreparedStatement ps = c.prepareStatement("SELECT l.revision, l.generation,"
-          + " m.generation, m.revision FROM " + tables.ledgers() + " l LEFT JOIN " + marks
-          + " m ON m.root_id = l.root_id WHERE l.root_id = ?")) {
-        ps.setString(1, root);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (!rs.next() || rs.getLong(1) != revision || rs.getObject(3) == null
-              || rs.getLong(3) != rs.getLong(2) || rs.getLong(4) != revision) {
-            return Optional.empty();
-          }
-          generation = rs.getLong(2);
+    // One statement, one snapshot: the head row and the mark are checked and the rows read
+    // in the same statement, so the rows are those of the revision the check saw.
+    List<DocumentRow> rows = new ArrayList<>();
+    long total;
+    try (PreparedStatement ps = c.prepareStatement(statement(query, where))) {
+      int p = 1;
+      ps.setString(p++, root);
+      ps.setLong(p++, revision);
+      bind(c, ps, p, root, query.collection(), where);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getInt(1) != 1) {
+          return Optional.empty();
         }
-      }
-      String filter = filter(where);
-      List<DocumentRow> rows = new ArrayList<>();
-      long total = 0;
-      try (PreparedStatement ps = c.prepareStatement(select(query, where))) {
-        bind(c, ps, root, query.collection(), generation, where);
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            rows.add(new DocumentRow(query.collection(), rs.getString(1), rs.getLong(2),
-                parse(rs.getString(3), root, query.collection(), rs.getString(1))));
-            total = rs.getLong(4);
+        total = rs.getLong(2);
+        do {
+          String key = rs.getString(3);
+          if (key != null) {
+            rows.add(new DocumentRow(query.collection(), key, rs.getLong(4),
+                parse(rs.getString(5), root, query.collection(), key)));
           }
-        }
+        } while (rs.next());
       }
-      if (rows.isEmpty() && (query.offset() > 0 || query.limit() == 0)) {
-        try (PreparedStatement ps = c.prepareStatement("SELECT count(*)" + filter)) {
-          bind(c, ps, root, query.collection(), generation, where);
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            total = rs.getLong(1);
-          }
-        }
-      }
-      answered.increment();
-      return Optional.of(new DocumentQuery.Page(rows, total));
-    } finally {
-      c.rollback();
-      c.setReadOnly(false);
-      c.setTransactionIsolation(isolation);
-      c.setAutoCommit(autoCommit);
     }
+    answered.increment();
+    return Optional.of(new DocumentQuery.Page(rows, total));
+  }
+
+  /**
+   * The query as one statement: whether the head row and the mark are at the revision (1
+   * or 0), the number of matches, and the page's rows (none: one row of nulls).
+   */
+  private String statement(DocumentQuery query, Sql where) {
+    return "WITH h AS (SELECT l.generation FROM " + tables.ledgers() + " l JOIN " + marks
+        + " m ON m.root_id = l.root_id AND m.generation = l.generation"
+        + " AND m.revision = l.revision WHERE l.root_id = ? AND l.revision = ?),"
+        + " matches AS (SELECT key, ordinal, body FROM " + documents + " d, h"
+        + " WHERE d.root_id = ? AND d.collection = ? AND d.generation = h.generation AND "
+        + where.text + ")"
+        + " SELECT (SELECT count(*) FROM h)::int, (SELECT count(*) FROM matches),"
+        + " page.key, page.ordinal, page.body FROM (SELECT 1) AS one LEFT JOIN LATERAL"
+        + " (SELECT key, ordinal, body FROM matches ORDER BY ordinal"
+        + (query.limit() >= 0 ? " LIMIT " + query.limit() : "") + " OFFSET " + query.offset()
+        + ") AS page ON true ORDER BY page.ordinal";
   }
 
   /** The filter of {@code query}, or null when a term cannot be written as SQL. */
@@ -328,39 +323,21 @@ final class DocumentTable {
     return where;
   }
 
-  private String filter(Sql where) {
-    return " FROM " + documents + " WHERE root_id = ? AND collection = ?"
-        + " AND generation = ? AND " + where.text;
-  }
-
-  private String select(DocumentQuery query, Sql where) {
-    return "SELECT key, ordinal, body, count(*) OVER ()" + filter(where) + " ORDER BY ordinal"
-        + (query.limit() >= 0 ? " LIMIT " + query.limit() : "") + " OFFSET " + query.offset();
-  }
-
   /**
-   * The plan PostgreSQL chooses for the page statement of {@code query} on the rows of
-   * {@code root} (its current generation), as {@code EXPLAIN} prints it; for tests.
+   * The plan PostgreSQL chooses for the statement of {@code query} on the rows of
+   * {@code root} at {@code revision}, as {@code EXPLAIN} prints it; for tests.
    */
-  List<String> explain(Connection c, String root, DocumentQuery query) throws SQLException {
+  List<String> explain(Connection c, String root, long revision, DocumentQuery query)
+      throws SQLException {
     Sql where = where(query);
     if (where == null) {
       throw new IllegalArgumentException("the query cannot be written as SQL: " + query);
     }
-    long generation;
-    try (PreparedStatement ps = c.prepareStatement("SELECT generation FROM "
-        + tables.ledgers() + " WHERE root_id = ?")) {
-      ps.setString(1, root);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          throw new IllegalArgumentException("no ledger '" + root + "'");
-        }
-        generation = rs.getLong(1);
-      }
-    }
     List<String> plan = new ArrayList<>();
-    try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + select(query, where))) {
-      bind(c, ps, root, query.collection(), generation, where);
+    try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + statement(query, where))) {
+      ps.setString(1, root);
+      ps.setLong(2, revision);
+      bind(c, ps, 3, root, query.collection(), where);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
           plan.add(rs.getString(1));
@@ -370,12 +347,11 @@ final class DocumentTable {
     return plan;
   }
 
-  private static void bind(Connection c, PreparedStatement ps, String root, String collection,
-      long generation, Sql where) throws SQLException {
-    int p = 1;
+  private static void bind(Connection c, PreparedStatement ps, int first, String root,
+      String collection, Sql where) throws SQLException {
+    int p = first;
     ps.setString(p++, root);
     ps.setString(p++, collection);
-    ps.setLong(p++, generation);
     for (int i = 0; i < where.params.size(); i++) {
       if (where.types.get(i).equals("text[]")) {
         ps.setArray(p++, c.createArrayOf("text", where.params.get(i).split("\0", -1)));

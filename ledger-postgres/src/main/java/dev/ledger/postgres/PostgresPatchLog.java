@@ -282,8 +282,9 @@ final class PostgresPatchLog implements PatchLog {
   }
 
   /** The plan of a document query's page statement; for tests. */
-  List<String> explainDocuments(DocumentQuery query) {
-    return ledger.query("Explaining a query", c -> documents.explain(c, root, query));
+  List<String> explainDocuments(long revision, DocumentQuery query) {
+    return ledger.query("Explaining a query", c -> documents.explain(c, root, revision,
+        query));
   }
 
   @Override

@@ -54,7 +54,8 @@ class PostgresDocumentIndexTest {
       DocumentQuery query = new DocumentQuery("items", List.of(new DocumentQuery.Term(
           List.of("kind"), DocumentQuery.Operator.EQUALS, List.of(TextNode.valueOf("k7")))),
           false, List.of(), 0, -1);
-      List<String> plan = ((PostgresPatchLog) store.patchLog("p")).explainDocuments(query);
+      List<String> plan = ((PostgresPatchLog) store.patchLog("p")).explainDocuments(
+          store.head("p").orElseThrow().revision(), query);
       String name = "documents_" + com.google.common.hash.Hashing.sha256().hashString("kind",
           java.nio.charset.StandardCharsets.UTF_8).toString().substring(0, 24);
       assertThat(String.join("\n", plan)).as("plan").contains(name).containsPattern(
