@@ -157,7 +157,9 @@ final class Engine {
         try {
           // Written, not yet durable: the next transaction of this store may run on it and
           // be written while this one waits, and one force covers both (group commit).
-          pending = partition.log.appendPatch(request, tx.documentRows());
+          pending = partition.log.keepsDocuments()
+              ? partition.log.appendPatch(request, tx.documentRows())
+              : partition.log.appendPatch(request);
         } catch (LedgerException e) {
           if (!(e instanceof RevisionConflictException) && !passing(e, commandId)) {
             throw e;

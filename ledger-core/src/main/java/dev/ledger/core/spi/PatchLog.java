@@ -156,7 +156,8 @@ public interface PatchLog {
 
   /**
    * Whether this backend keeps a documents table that {@link #queryDocuments} may answer
-   * from; a caller skips building queries for a backend that does not. The default is false.
+   * from; a caller skips building queries, and the document rows of its commits, for a
+   * backend that does not. The default is false.
    *
    * @return true if {@link #queryDocuments} can return results
    */
