@@ -333,13 +333,13 @@ final class CollectionScenario {
         Report.Goal.AT_LEAST, 1.0);
   }
 
-  private static String randomGroup(int docs) {
+  static String randomGroup(int docs) {
     return CollectionWorkload.group(
         ThreadLocalRandom.current().nextLong(docs / CollectionWorkload.GROUP_SIZE)
             * CollectionWorkload.GROUP_SIZE);
   }
 
-  private static int groupQuery(CollectionStore collections, String partition, int docs) {
+  static int groupQuery(CollectionStore collections, String partition, int docs) {
     String group = randomGroup(docs);
     return collections.read(partition,
         v -> v.collection("rollouts", CollectionWorkload.BenchDoc.class)

@@ -23,8 +23,10 @@ import java.util.Map;
  * clients on 8 ledgers, and 8 clients racing on one ledger (each re-reads the head after a
  * lost race; only won commits count); for one client also the client's CPU time and
  * allocation per commit (ThreadMXBean, the committing thread only), which the machine's load
- * disturbs far less than the wall clock; and the collections transaction of scenario 12 on
- * PostgreSQL against the same on files.
+ * disturbs far less than the wall clock; the collections transaction of scenario 12 on
+ * PostgreSQL against the same on files; and the indexed {@code exact} query of scenario 12 at
+ * 1,000 and 10,000 documents, as SQL on PostgreSQL's documents table against the in-memory
+ * index on files.
  */
 final class PostgresScenario {
   static final String NAME = "11. PostgreSQL single-ledger commits";
@@ -83,6 +85,58 @@ final class PostgresScenario {
       concurrent(config, report, url, false);
       concurrent(config, report, url, true);
       collections(config, report, url);
+      indexedQueries(config, report, url);
+    }
+  }
+
+  /**
+   * The indexed {@code exact} query of scenario 12 (50 documents of a group) on partitions of
+   * 1,000 and 10,000 documents, read outside a transaction: on PostgreSQL it runs as SQL on
+   * the documents table's expression index (after the reader's view catches up, one round
+   * trip, and a REPEATABLE READ transaction of two statements), on files on the in-memory
+   * view's index. Microseconds per query, medians of rounds.
+   */
+  private static void indexedQueries(BenchConfig config, Report report, String url)
+      throws Exception {
+    LedgerOptions options = LedgerOptions.defaults().withLimits(512 << 20, 1 << 20);
+    java.nio.file.Path dir = config.dir().resolve("s11-queries");
+    try (PostgresLedgerStore pg = PostgresLedgerStore.connect(url, "postgres", null,
+            "bench_queries", options);
+        dev.ledger.core.fs.FileLedgerStore files = dev.ledger.core.fs.FileLedgerStore.open(dir,
+            options)) {
+      dev.ledger.collections.CollectionStore onPg =
+          dev.ledger.collections.patchlog.PatchLogCollectionStore.on(pg,
+              CollectionScenario.SCHEMA);
+      dev.ledger.collections.CollectionStore onFiles =
+          dev.ledger.collections.patchlog.PatchLogCollectionStore.on(files,
+              CollectionScenario.SCHEMA);
+      for (int docs : List.of(1_000, 10_000)) {
+        String partition = "q" + docs;
+        CollectionScenario.populate(onPg, partition, docs);
+        CollectionScenario.populate(onFiles, partition, docs);
+        String size = String.format("%,d docs", docs);
+        Stats pgStats = report.stats(NAME, "indexed exact query (50 docs), PostgreSQL, " + size,
+            "us");
+        Stats fileStats = report.stats(NAME, "indexed exact query (50 docs), files, " + size,
+            "us");
+        int reps = 20;
+        for (int round = 0; round <= config.rounds(); round++) {
+          double pgUs = 0;
+          double fileUs = 0;
+          for (int r = 0; r < reps; r++) {
+            pgUs += Timing.micros(() -> Timing.check(50,
+                CollectionScenario.groupQuery(onPg, partition, docs)));
+            fileUs += Timing.micros(() -> Timing.check(50,
+                CollectionScenario.groupQuery(onFiles, partition, docs)));
+          }
+          if (round > 0) {
+            pgStats.add(pgUs / reps);
+            fileStats.add(fileUs / reps);
+          }
+        }
+        report.ratio(NAME, "indexed exact query speed, PostgreSQL / files, " + size,
+            fileStats, pgStats, Report.Goal.REPORT, 0);
+      }
     }
   }
 

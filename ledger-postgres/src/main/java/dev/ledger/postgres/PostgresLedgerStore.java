@@ -194,6 +194,24 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
   }
 
   /**
+   * Creates an expression index on the documents table for each declared path, if absent
+   * (see {@code DocumentTable}): the collection store on this store calls it when it opens
+   * its schema. Safe when several processes open at once.
+   *
+   * @param indexes per collection, the dotted paths of its indexed fields
+   * @throws NullPointerException if {@code indexes} is null
+   * @throws DatabaseException if the indexes cannot be created
+   */
+  @Override
+  public void declareDocumentIndexes(java.util.Map<String, java.util.List<String>> indexes) {
+    java.util.Objects.requireNonNull(indexes, "indexes");
+    shell.guarded(() -> {
+      new DocumentTable(shell.tables).declare(indexes);
+      return null;
+    });
+  }
+
+  /**
    * {@inheritDoc}
    *
    * <p>On PostgreSQL: one query on the ledgers table, sorted by the "C" collation.

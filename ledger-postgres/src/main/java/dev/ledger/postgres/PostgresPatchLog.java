@@ -13,9 +13,12 @@ import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.AbstractLedgerStore;
+import dev.ledger.core.spi.DocumentQuery;
+import dev.ledger.core.spi.DocumentRow;
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
+import dev.ledger.core.spi.PendingCommit;
 import dev.ledger.core.spi.StoredState;
 import java.io.IOException;
 import java.sql.Connection;
@@ -28,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -83,6 +87,11 @@ final class PostgresPatchLog implements PatchLog {
   private final String root;
   private final String writeFirst;
   private final String writeNext;
+  /** The documents table (schema version 5) the collection store's commits keep in step. */
+  private final DocumentTable documents;
+  /** {@link #writeFirst} and {@link #writeNext} that also write documents. */
+  private final String writeFirstDocs;
+  private final String writeNextDocs;
   /**
    * The journal bytes since the checkpoint as of this process's last commit or checkpoint,
    * or -1 before either: a lower bound when other processes commit too.
@@ -111,16 +120,21 @@ final class PostgresPatchLog implements PatchLog {
     this.store = store;
     this.ledger = ledger;
     this.root = ledger.rootId();
-    this.writeFirst = write(tables, "INSERT INTO " + tables.ledgers() + " (revision,"
+    String first = "INSERT INTO " + tables.ledgers() + " (revision,"
         + " next_sequence, state_version, updated_at, journal_bytes, root_id, state,"
         + " checkpoint_revision) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
-        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes, generation");
-    this.writeNext = write(tables, "UPDATE " + tables.ledgers() + " SET revision = ?,"
+        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes, generation";
+    String next = "UPDATE " + tables.ledgers() + " SET revision = ?,"
         + " next_sequence = ?, state_version = ?, updated_at = ?,"
         + " journal_bytes = CASE WHEN checkpoint_revision IS NULL THEN 0 ELSE journal_bytes END"
         + " + ?, checkpoint_revision = coalesce(checkpoint_revision, revision)"
         + " WHERE root_id = ? AND revision = ? AND next_sequence = ? AND generation = ?"
-        + " RETURNING root_id, journal_bytes, generation");
+        + " RETURNING root_id, journal_bytes, generation";
+    this.documents = new DocumentTable(tables);
+    this.writeFirst = write(tables, first, "");
+    this.writeNext = write(tables, next, "");
+    this.writeFirstDocs = write(tables, first, documents.commitCtes(true));
+    this.writeNextDocs = write(tables, next, documents.commitCtes(false));
   }
 
   /**
@@ -128,7 +142,7 @@ final class PostgresPatchLog implements PatchLog {
    * only if it took the row, the commit row, the events and the command.
    * Returns the row's journal bytes and generation if it won, no row otherwise.
    */
-  private static String write(PostgresLedgerStore.Tables t, String head) {
+  private static String write(PostgresLedgerStore.Tables t, String head, String documents) {
     return "SELECT set_config('lock_timeout', ?, true); "
         + "WITH head AS (" + head + "),"
         + " commit_row AS (INSERT INTO " + t.commits() + " (root_id, revision, committed_at,"
@@ -143,6 +157,7 @@ final class PostgresPatchLog implements PatchLog {
         + " command_id, occurred_at, id)),"
         + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
         + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
+        + (documents.isEmpty() ? "" : "," + documents.substring(0, documents.length() - 1))
         + " SELECT head.journal_bytes, head.generation FROM head";
   }
 
@@ -317,7 +332,53 @@ final class PostgresPatchLog implements PatchLog {
   @Override
   public CommitResult commitPatch(PatchRequest request) {
     Preconditions.checkNotNull(request, "request");
-    return store.guarded(() -> commitAll(List.of(request), true).get(0));
+    return store.guarded(() -> commitAll(List.of(request), true, null).get(0));
+  }
+
+  /**
+   * Commits one patch with the documents it leaves (see {@link DocumentTable}): the rows and
+   * the documents mark change in the same guarded statement as the head row. Rows that
+   * cannot be stored (a U+0000 in a string) are left out, and the mark with them, so the
+   * table goes stale rather than wrong.
+   */
+  @Override
+  public PendingCommit appendPatch(PatchRequest request, List<DocumentRow> rows) {
+    Preconditions.checkNotNull(request, "request");
+    Preconditions.checkNotNull(rows, "rows");
+    DocumentTable.Rows columns = DocumentTable.rows(rows);
+    return PendingCommit.durable(store.guarded(() -> commitAll(List.of(request), true,
+        columns).get(0)));
+  }
+
+  /** Queries of this ledger's documents answered as SQL so far (not declined). */
+  long documentQueriesAnswered() {
+    return documents.answered.sum();
+  }
+
+  /** The plan of a document query's page statement; for tests. */
+  List<String> explainDocuments(long revision, DocumentQuery query) {
+    return ledger.query("Explaining a query", c -> documents.explain(c, root, revision,
+        query));
+  }
+
+  @Override
+  public boolean keepsDocuments() {
+    return true;
+  }
+
+  @Override
+  public Optional<DocumentQuery.Page> queryDocuments(long revision, DocumentQuery query) {
+    Preconditions.checkNotNull(query, "query");
+    return store.guarded(() -> ledger.query("Querying collection '" + query.collection()
+        + "' of ledger '" + root + "' at revision " + revision,
+        c -> documents.query(c, root, revision, query)));
+  }
+
+  @Override
+  public boolean rebuildDocuments(long revision, Supplier<List<DocumentRow>> rows) {
+    Preconditions.checkNotNull(rows, "rows");
+    return store.guarded(() -> ledger.query("Rebuilding the documents of ledger '" + root
+        + "' at revision " + revision, c -> documents.rebuild(c, root, revision, rows)));
   }
 
   @Override
@@ -335,7 +396,7 @@ final class PostgresPatchLog implements PatchLog {
           || commands.add(request.publicCommandId()),
           "command %s appears twice in one batch", request.publicCommandId());
     }
-    return store.guarded(() -> commitAll(batch, false));
+    return store.guarded(() -> commitAll(batch, false, null));
   }
 
   /**
@@ -345,8 +406,10 @@ final class PostgresPatchLog implements PatchLog {
    *
    * @param single true for {@link #commitPatch}: a recorded command with the same digest is
    *     replayed rather than refused
+   * @param rows the documents of a single request, or null
    */
-  private List<CommitResult> commitAll(List<PatchRequest> batch, boolean single) {
+  private List<CommitResult> commitAll(List<PatchRequest> batch, boolean single,
+      DocumentTable.Rows rows) {
     String operation = "Patch commit to ledger '" + root + "'";
     Instant now = tables.options().clock().instant();
     Connection c = tables.connect(operation);
@@ -377,7 +440,7 @@ final class PostgresPatchLog implements PatchLog {
             throw new LimitExceededException(root, "commit record", max, length);
           }
           sent = !explicit;
-          long[] after = write(c, record, request, length, guard);
+          long[] after = write(c, record, request, length, guard, rows);
           sent = false;
           if (after == null) {
             won = false;
@@ -524,11 +587,13 @@ final class PostgresPatchLog implements PatchLog {
    *     was written)
    */
   private long[] write(Connection c, CommitRecord record, PatchRequest request, int length,
-      long guard) throws SQLException {
+      long guard, DocumentTable.Rows rows) throws SQLException {
     boolean first = record.revision() == 1;
     EventColumns columns = new EventColumns(record.events());
     String committedAt = record.committedAt().toString();
-    try (PreparedStatement ps = c.prepareStatement(first ? writeFirst : writeNext)) {
+    String sql = rows == null ? (first ? writeFirst : writeNext)
+        : (first ? writeFirstDocs : writeNextDocs);
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
       ps.setString(p++, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
       ps.setLong(p++, record.revision());
@@ -557,6 +622,9 @@ final class PostgresPatchLog implements PatchLog {
       ps.setString(p++, request.commandDigest());
       ps.setLong(p++, record.revision());
       ps.setString(p++, record.commandId());
+      if (rows != null) {
+        p = rows.bind(c, ps, p, record.revision());
+      }
       ps.execute();
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {

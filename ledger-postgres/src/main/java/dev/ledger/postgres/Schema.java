@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
  *
  * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
- * Version 4:
+ * Version 5 (the documents tables of version 5 are described by {@code DocumentTable}):
  * <pre>
  * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
  *
@@ -84,7 +84,7 @@ final class Schema {
   /** The advisory lock key every migration takes: "ledger" in ASCII. */
   static final long MIGRATION_LOCK = 0x6c6564676572L;
   /** The schema version this library writes and the newest it opens. */
-  static final int VERSION = 4;
+  static final int VERSION = 5;
 
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
@@ -172,7 +172,8 @@ final class Schema {
         PRIMARY KEY (root_id, attempt_id),
         UNIQUE (root_id, snapshot_id))""");
 
-  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, ARTIFACT_SNAPSHOTS);
+  private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, ARTIFACT_SNAPSHOTS,
+      DocumentTable.MIGRATION);
 
   private Schema() {}
 

@@ -70,6 +70,24 @@ final class Engine {
     this.paths = new FieldPaths(mapper);
   }
 
+  /** Per partition, the newest view revision at which a backend declined a query. */
+  private final ConcurrentHashMap<String, Long> declines = new ConcurrentHashMap<>();
+
+  /** The patch log of an open partition, or null. */
+  dev.ledger.core.spi.PatchLog logOf(String id) {
+    Partition open = partitions.get(id);
+    return open == null ? null : open.log;
+  }
+
+  /**
+   * Whether this is the first time the backend declined a query of partition {@code id} at
+   * {@code revision}: a rebuild of its documents table is tried once per revision.
+   */
+  boolean firstDeclineAt(String id, long revision) {
+    Long before = declines.put(id, revision);
+    return before == null || before != revision;
+  }
+
   private Partition partition(String id) {
     Preconditions.checkNotNull(id, "partition");
     Partition open = partitions.get(id);
@@ -150,7 +168,9 @@ final class Engine {
         try {
           // Written, not yet durable: the next transaction of this store may run on it and
           // be written while this one waits, and one force covers both (group commit).
-          pending = partition.log.appendPatch(request);
+          pending = partition.log.keepsDocuments()
+              ? partition.log.appendPatch(request, tx.documentRows())
+              : partition.log.appendPatch(request);
         } catch (LedgerException e) {
           if (!(e instanceof RevisionConflictException) && !passing(e, commandId)) {
             throw e;

@@ -103,6 +103,15 @@ public final class PatchLogCollectionStore implements CollectionStore {
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     store.options().mapper().accept(builder);
     ObjectMapper mapper = builder.build();
+    java.util.Map<String, java.util.List<String>> indexes = new java.util.TreeMap<>();
+    schema.collections().forEach((name, spec) -> {
+      if (!spec.indexes().isEmpty()) {
+        indexes.put(name, spec.indexes());
+      }
+    });
+    if (!indexes.isEmpty()) {
+      store.declareDocumentIndexes(indexes);
+    }
     return new PatchLogCollectionStore(new Engine(store, store, schema, mapper, options),
         schema);
   }

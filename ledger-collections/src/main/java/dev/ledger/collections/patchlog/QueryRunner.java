@@ -46,8 +46,25 @@ final class QueryRunner {
     Predicate<JsonNode> filter = filter(conditions, query.aggregate(), must);
 
     List<DocTable.Doc> matches = new ArrayList<>();
-    Optional<Set<String>> indexed = candidates(coll, conditions, query.aggregate(), must);
-    if (indexed.isPresent()) {
+    // A read outside a transaction may be answered by the backend's documents table; with a
+    // sort it returns every match in insertion order and the sort and page are done below.
+    Optional<dev.ledger.core.spi.DocumentQuery.Page> backend = !IndexedQueries.enabled(tx, coll)
+        ? Optional.empty() : IndexedQueries.run(tx, coll, portable(conditions),
+            query.aggregate() == Query.Aggregate.OR, portableSets(must),
+            sortPath == null ? query.offset() : 0, sortPath == null && query.limit() >= 0
+                ? query.limit() : -1);
+    if (backend.isPresent()) {
+      List<DocTable.Doc> docs = IndexedQueries.docs(backend.get());
+      if (sortPath == null) {
+        return new Page(List.copyOf(docs), backend.get().total());
+      }
+      matches.addAll(docs);
+    }
+    Optional<Set<String>> indexed = backend.isPresent() ? Optional.empty()
+        : candidates(coll, conditions, query.aggregate(), must);
+    if (backend.isPresent()) {
+      // matches hold the backend's answer, in insertion order
+    } else if (indexed.isPresent()) {
       for (String key : indexed.get()) {
         DocTable.Doc doc = coll.current(key);
         if (doc != null && filter.test(doc.tree)) {
@@ -93,6 +110,48 @@ final class QueryRunner {
     int to = query.limit() < 0 ? matches.size()
         : (int) Math.min((long) from + query.limit(), matches.size());
     return new Page(List.copyOf(matches.subList(from, to)), total);
+  }
+
+  /** The conditions as the backend's terms, or null when one is not portable. */
+  private static List<IndexedQueries.Term> portable(List<Compiled> conditions) {
+    List<IndexedQueries.Term> terms = new ArrayList<>(conditions.size());
+    for (Compiled c : conditions) {
+      List<JsonNode> values = new ArrayList<>();
+      switch (c.condition().operator()) {
+        case EXACT -> values.add(c.value());
+        case WITHIN -> values.addAll(c.values());
+        case CONTAINS -> {
+          if (c.value() == null) {
+            return null;
+          }
+          values.add(c.value());
+        }
+        default -> {
+          return null;
+        }
+      }
+      for (JsonNode v : values) {
+        if (!IndexedQueries.portable(v)) {
+          return null;
+        }
+      }
+      terms.add(new IndexedQueries.Term(c.path(),
+          c.condition().operator() == Condition.Operator.CONTAINS, values));
+    }
+    return terms;
+  }
+
+  /** The must sets as the backend's terms, or null when one is not portable. */
+  private static List<List<IndexedQueries.Term>> portableSets(List<List<Compiled>> must) {
+    List<List<IndexedQueries.Term>> sets = new ArrayList<>(must.size());
+    for (List<Compiled> set : must) {
+      List<IndexedQueries.Term> terms = portable(set);
+      if (terms == null) {
+        return null;
+      }
+      sets.add(terms);
+    }
+    return sets;
   }
 
   private static List<Compiled> compile(TxContext tx, TxCollection<?> coll,

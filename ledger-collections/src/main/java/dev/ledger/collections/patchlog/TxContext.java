@@ -135,6 +135,18 @@ final class TxContext implements Transaction {
     return events;
   }
 
+  /**
+   * The whole documents this transaction leaves for every key it wrote (null for a deleted
+   * key): what a backend's documents table stores beside the patch.
+   */
+  List<dev.ledger.core.spi.DocumentRow> documentRows() {
+    List<dev.ledger.core.spi.DocumentRow> rows = new ArrayList<>();
+    collections.forEach((name, coll) -> coll.overlay.forEach((key, doc) -> rows.add(
+        new dev.ledger.core.spi.DocumentRow(name, key, doc == null ? 0 : doc.ordinal,
+            doc == null ? null : doc.tree))));
+    return rows;
+  }
+
   /** The writes as one merge patch of the state tree; empty object when nothing changed. */
   ObjectNode patch() {
     ObjectNode patch = Json.NODES.objectNode();

@@ -132,6 +132,78 @@ public interface PatchLog {
   }
 
   /**
+   * Commits one patch as {@link #appendPatch(PatchRequest)} does and, on a backend that keeps
+   * a documents table, writes {@code documents} (the whole new documents, and removals, of
+   * every key the patch changes) in the same transaction, so that the table follows the
+   * ledger revision by revision. The caller promises that the rows are exactly the documents
+   * the patch leaves. A backend whose table is behind the expected revision (a commit that
+   * carried no rows came first) still commits the patch and leaves its table marked stale.
+   *
+   * <p>The default ignores {@code documents} and calls {@link #appendPatch(PatchRequest)}.
+   *
+   * @param request the patch, its events and command
+   * @param documents the documents the patch writes or removes
+   * @return the written commit, as {@link #appendPatch(PatchRequest)}
+   * @throws NullPointerException if an argument is null
+   * @throws dev.ledger.core.CommandConflictException as {@link #commitPatch}
+   * @throws dev.ledger.core.RevisionConflictException as {@link #commitPatch}
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default PendingCommit appendPatch(PatchRequest request, List<DocumentRow> documents) {
+    java.util.Objects.requireNonNull(documents, "documents");
+    return appendPatch(request);
+  }
+
+  /**
+   * Whether this backend keeps a documents table that {@link #queryDocuments} may answer
+   * from; a caller skips building queries, and the document rows of its commits, for a
+   * backend that does not. The default is false.
+   *
+   * @return true if {@link #queryDocuments} can return results
+   */
+  default boolean keepsDocuments() {
+    return false;
+  }
+
+  /**
+   * Runs {@code query} on the backend's documents table, if the table holds exactly the
+   * documents of {@code revision} and that revision is the ledger's newest (both read in
+   * one snapshot); otherwise declines, and the caller answers from its own view.
+   *
+   * <p>The default declines: the backend keeps no documents table.
+   *
+   * @param revision the revision the caller's view holds
+   * @param query the query
+   * @return the matches at {@code revision}, or empty when declined
+   * @throws NullPointerException if {@code query} is null
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default Optional<DocumentQuery.Page> queryDocuments(long revision, DocumentQuery query) {
+    java.util.Objects.requireNonNull(query, "query");
+    return Optional.empty();
+  }
+
+  /**
+   * Rewrites the backend's documents table from the caller's view, when the ledger is at
+   * {@code revision} and the table is not: after commits that carried no documents (a plain
+   * {@link dev.ledger.core.Ledger} commit, an import, a patch without rows). The rows are
+   * asked for only when the rewrite happens.
+   *
+   * <p>The default does nothing and returns false.
+   *
+   * @param revision the revision of the caller's view
+   * @param documents every document of the ledger at {@code revision}
+   * @return true if the table holds {@code revision} when this returns
+   * @throws NullPointerException if an argument is null
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default boolean rebuildDocuments(long revision,
+      java.util.function.Supplier<List<DocumentRow>> documents) {
+    java.util.Objects.requireNonNull(documents, "documents");
+    return false;
+  }
+
+  /**
    * Writes {@code state} as the checkpoint of {@code revision}, if {@code revision} is still
    * the newest revision when the writer lock is held; otherwise writes nothing. The caller
    * promises that {@code state} is the fold of the journal up to {@code revision} (verify

@@ -15,4 +15,17 @@ public interface PatchLogSource {
    * @throws dev.ledger.core.StoreClosedException if the store is closed
    */
   PatchLog patchLog(String rootId);
+
+  /**
+   * Declares secondary indexes over the documents of the collection store on this store, so
+   * that a backend with a documents table creates them (idempotent; safe when several
+   * processes open at once). The default does nothing.
+   *
+   * @param indexes per collection, the dotted paths of its indexed fields
+   * @throws NullPointerException if {@code indexes} is null
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default void declareDocumentIndexes(java.util.Map<String, java.util.List<String>> indexes) {
+    java.util.Objects.requireNonNull(indexes, "indexes");
+  }
 }
