@@ -200,7 +200,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.options = options;
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
-    this.forces = new ForceGroup(sync);
+    this.forces = new ForceGroup(sync, () -> meter.journalForced());
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
