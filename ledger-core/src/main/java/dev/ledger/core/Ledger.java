@@ -131,6 +131,13 @@ public interface Ledger<S> {
    * (a second run means the first attempt lost a race) and must have no side effects
    * beyond what it returns.
    *
+   * <p>A store may run the load, {@code change} and the write of concurrent updates of one
+   * ledger one at a time (the file store does, waiting up to
+   * {@link LedgerOptions#lockTimeout()} for its turn before it tries without one): its
+   * updates then lose races only to writers in other stores or processes, and while one
+   * waits for its commit to become durable the next one writes, so that one force covers
+   * several. A slow {@code change} delays the other updates of the ledger in that store.
+   *
    * <p>If the change carries a command id that was already recorded with the same drafts,
    * nothing is written either (see Commands above).
    *

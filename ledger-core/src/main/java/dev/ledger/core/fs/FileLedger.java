@@ -46,11 +46,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -170,6 +174,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private final OpenWriters openWriters;
   /** Group commit: the forces of the journal, shared by this store's writers of the ledger. */
   private final ForceGroup forces;
+  /**
+   * The update turn ({@link LedgerBackend#inUpdateTurn}): a lock of this store's backend of
+   * the ledger, held across an update's load, change function and append, and given up
+   * before the force. Separate from the writer lock, which a commit holds only while it
+   * writes: an update holding the turn takes the writer lock inside it, so the order is
+   * always turn, then writer lock. Reentrant, so that a change function that updates the
+   * ledger on its own thread does not deadlock (the outer attempt then conflicts and retries).
+   */
+  private final ReentrantLock updateTurn = new ReentrantLock();
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -187,7 +200,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.options = options;
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
-    this.forces = new ForceGroup(sync);
+    this.forces = new ForceGroup(sync, () -> meter.journalForced());
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
@@ -261,18 +274,63 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   @Override
   public CommitResult commit(CommitRequest request) {
+    return append(request).awaitDurable();
+  }
+
+  @Override
+  public PendingCommit append(CommitRequest request) {
     if (readOnlyStore != null) {
       throw new ReadOnlyStoreException(readOnlyStore, root);
     }
+    Written written;
     try {
-      return commitUnderLock(request);
+      written = commitUnderLock(request);
     } finally {
       // After the lock is released: this may park other ledgers, taking their locks.
       openWriters.committed(this);
     }
+    return pending(written.results().get(0), written.ticket());
   }
 
-  private CommitResult commitUnderLock(CommitRequest request) {
+  @Override
+  public <T> T inUpdateTurn(Duration patience, Supplier<T> attempt) {
+    Preconditions.checkNotNull(patience, "patience");
+    Preconditions.checkNotNull(attempt, "attempt");
+    boolean turn;
+    try {
+      turn = updateTurn.tryLock()
+          || updateTurn.tryLock(patience.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      // Without the turn, as an optimistic attempt; the writer lock reports the interrupt.
+      Thread.currentThread().interrupt();
+      turn = false;
+    }
+    try {
+      return attempt.get();
+    } finally {
+      if (turn) {
+        updateTurn.unlock();
+      }
+    }
+  }
+
+  /** A written commit that is acknowledged once {@code ticket} is durable. */
+  private PendingCommit pending(CommitResult result, long ticket) {
+    return new PendingCommit() {
+      @Override
+      public CommitResult result() {
+        return result;
+      }
+
+      @Override
+      public CommitResult awaitDurable() {
+        awaitForced(ticket, result.revision());
+        return result;
+      }
+    };
+  }
+
+  private Written commitUnderLock(CommitRequest request) {
     checkNotFailed();
     ensureDirectories();
     retainLockChannel();
@@ -285,7 +343,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         CommitResult replay = replayCommand(t, request);
         if (replay != null) {
           forceThrough(t, replay.revision());
-          return replay;
+          return new Written(List.of(replay), 0);
         }
       }
       if (request.expectedRevision() != t.revision) {
@@ -321,10 +379,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
         tryCheckpoint(t);
       }
     }
-    // Outside the lock: the next writer appends while this one waits, and one force covers
-    // both.
-    awaitForced(ticket, result.revision());
-    return result;
+    // The caller waits outside the lock: the next writer appends while this one waits, and
+    // one force covers both.
+    return new Written(List.of(result), ticket);
   }
 
   /** Tells the store's listeners and this process's followers of a durable commit. */
@@ -738,20 +795,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
   public PendingCommit appendPatch(PatchRequest request) {
     Preconditions.checkNotNull(request, "request");
     Written written = writePatches(List.of(request), true);
-    CommitResult result = written.results().get(0);
-    long ticket = written.ticket();
-    return new PendingCommit() {
-      @Override
-      public CommitResult result() {
-        return result;
-      }
-
-      @Override
-      public CommitResult awaitDurable() {
-        awaitForced(ticket, result.revision());
-        return result;
-      }
-    };
+    return pending(written.results().get(0), written.ticket());
   }
 
   @Override
@@ -764,8 +808,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   }
 
   /**
-   * Records written by one patch commit, and the {@link ForceGroup} ticket that makes the
-   * last of them durable (0 for a replayed command, durable already).
+   * Records written by one commit or patch commit, and the {@link ForceGroup} ticket that
+   * makes the last of them durable (0 for a replayed command, durable already).
    */
   private record Written(List<CommitResult> results, long ticket) {}
 

@@ -64,6 +64,8 @@ final class ForceGroup {
 
   /** Whether forces are made ({@code SYNC}); without, a leader only announces. */
   private final boolean sync;
+  /** Told of each force made, for the store's metrics. */
+  private final Runnable counted;
   private final Object lock = new Object();
   /** The newest ticket written; guarded by {@link #lock}. */
   private long writtenTicket;
@@ -84,10 +86,13 @@ final class ForceGroup {
 
   /**
    * A group for a journal written with forces ({@code sync}) or without: then nothing is
-   * forced, and commits are announced in order and return at once.
+   * forced, and commits are announced in order and return at once. {@code counted} is told
+   * of each force that succeeded (the store's {@code ledger.journal.forces}); it must not
+   * throw.
    */
-  ForceGroup(boolean sync) {
+  ForceGroup(boolean sync, Runnable counted) {
     this.sync = sync;
+    this.counted = counted;
   }
 
   /**
@@ -243,6 +248,9 @@ final class ForceGroup {
     IOException failed = null;
     try {
       force.run();
+      if (sync) {
+        counted.run();
+      }
     } catch (IOException e) {
       failed = e;
     } catch (RuntimeException e) {

@@ -99,6 +99,11 @@ public abstract class AbstractLedgerStore<B extends LedgerBackend> implements Le
       public void checkpointWritten() {
         meters.checkpointWritten();
       }
+
+      @Override
+      public void journalForced() {
+        meters.journalForced();
+      }
     };
   }
 

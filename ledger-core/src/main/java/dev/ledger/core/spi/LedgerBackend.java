@@ -5,8 +5,11 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.LedgerHead;
+import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -69,6 +72,46 @@ public interface LedgerBackend {
    *     acquired in time, a read-only store, a failed or impossible write
    */
   CommitResult commit(CommitRequest request);
+
+  /**
+   * Writes a commit as {@link #commit} does (same checks, same errors, nothing written when
+   * refused) but may return before it is durable: the caller acknowledges it only once
+   * {@link PendingCommit#awaitDurable} returns. Between the two, later commits may be written
+   * on top of it and one force may cover them all (group commit). The default commits and
+   * returns a pending commit that is durable already.
+   *
+   * @param request the validated commit
+   * @return the written commit, to wait for; a replayed command is durable already
+   * @throws dev.ledger.core.CommandConflictException as {@link #commit}
+   * @throws dev.ledger.core.RevisionConflictException as {@link #commit}
+   * @throws dev.ledger.core.LedgerException as {@link #commit}
+   */
+  default PendingCommit append(CommitRequest request) {
+    return PendingCommit.durable(commit(request));
+  }
+
+  /**
+   * Runs one attempt of an {@link dev.ledger.core.Ledger#update update} (load, the caller's
+   * change, {@link #append}) in this backend's update turn: attempts through this backend run
+   * one at a time, so that they never conflict with each other and only writers elsewhere
+   * (other stores, other processes) can make one fail on its revision. The turn covers the
+   * write, not the force: the next attempt runs while this one waits for its force, and one
+   * force covers both. An attempt that waited {@code patience} for the turn runs without it
+   * (as an optimistic attempt, which a revision conflict may refuse), so that a slow change
+   * function delays the others without stopping them. The default, for a backend with
+   * nothing to gain, runs {@code attempt} at once.
+   *
+   * @param patience the longest wait for the turn
+   * @param attempt the attempt; it may run another attempt of this backend on the same thread
+   * @param <T> what the attempt returns
+   * @return what {@code attempt} returned
+   * @throws NullPointerException if an argument is null
+   * @throws RuntimeException whatever {@code attempt} threw, after the turn is given up
+   */
+  default <T> T inUpdateTurn(Duration patience, Supplier<T> attempt) {
+    Objects.requireNonNull(patience, "patience");
+    return attempt.get();
+  }
 
   /**
    * The result of the commit that recorded {@code publicCommandId}, as a replay

@@ -169,21 +169,8 @@ public final class TypedLedger<S> implements Ledger<S> {
         meters.updateRetry();
         backoff(attempt);
       }
-      Versioned<S> current = load();
-      Change<S> decided = change.apply(current.state());
-      Preconditions.checkNotNull(decided,
-          "update function returned null for ledger '%s' (return Change.none() for no change)",
-          rootId());
-      if (decided.isNone()) {
-        return current;
-      }
       try {
-        CommitResult result = commit(current.revision(), decided.state(), decided.events());
-        if (result.replayed()) {
-          // The command was done before: what it committed then is history, not this state.
-          return load();
-        }
-        return new Versioned<>(decided.state(), result.revision(), result.committedAt());
+        return store.guarded(() -> attempt(change));
       } catch (RevisionConflictException e) {
         if (last != null) {
           e.addSuppressed(last);
@@ -192,6 +179,70 @@ public final class TypedLedger<S> implements Ledger<S> {
       }
     }
     throw last;
+  }
+
+  /**
+   * What one attempt of an update did in its turn: the version it loaded, the change it
+   * decided, and, unless that was none, its commit (not yet durable) and when it started.
+   */
+  private record Written<S>(Versioned<S> loaded, Change<S> change, PendingCommit pending,
+      long start) {}
+
+  /**
+   * One attempt of {@link #update}: load, change and append in the backend's update turn
+   * (so that updates through this store do not conflict with each other), then, with the
+   * turn given up, the wait for the force, which the next attempts' commits share.
+   */
+  private Versioned<S> attempt(Function<? super S, Change<S>> change) {
+    Written<S> written = backend.inUpdateTurn(options.lockTimeout(), () -> write(change));
+    if (written.pending() == null) {
+      return written.loaded();
+    }
+    CommitResult result;
+    try {
+      result = written.pending().awaitDurable();
+    } catch (RuntimeException | Error e) {
+      if (meters.recording()) {
+        meters.commit(written.start(), LedgerMeters.Outcome.ERROR, e);
+      }
+      throw e;
+    }
+    if (meters.recording()) {
+      meters.commit(written.start(), result.replayed() ? LedgerMeters.Outcome.REPLAYED
+          : LedgerMeters.Outcome.COMMITTED, null);
+    }
+    if (result.replayed()) {
+      // The command was done before: what it committed then is history, not this state.
+      return load();
+    }
+    return new Versioned<>(written.change().state(), result.revision(), result.committedAt());
+  }
+
+  /** Loads, asks {@code change}, and appends what it decided, if anything. */
+  private Written<S> write(Function<? super S, Change<S>> change) {
+    Versioned<S> current = load();
+    Change<S> decided = change.apply(current.state());
+    Preconditions.checkNotNull(decided,
+        "update function returned null for ledger '%s' (return Change.none() for no change)",
+        rootId());
+    if (decided.isNone()) {
+      return new Written<>(current, decided, null, 0);
+    }
+    long start = System.nanoTime();
+    try {
+      CommitRequest request = request(current.revision(), decided.state(), decided.events());
+      return new Written<>(current, decided, backend.append(request), start);
+    } catch (RevisionConflictException | CommandConflictException e) {
+      if (meters.recording()) {
+        meters.commit(start, LedgerMeters.Outcome.CONFLICT, e);
+      }
+      throw e;
+    } catch (RuntimeException | Error e) {
+      if (meters.recording()) {
+        meters.commit(start, LedgerMeters.Outcome.ERROR, e);
+      }
+      throw e;
+    }
   }
 
   @Override

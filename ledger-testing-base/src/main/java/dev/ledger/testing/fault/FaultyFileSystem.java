@@ -371,6 +371,27 @@ public final class FaultyFileSystem extends FileSystem {
   }
 
   /**
+   * What a power cut now would be sure to keep of {@code file}'s content, without cutting:
+   * its content as of its last force if it changed since (nothing if it was never forced),
+   * else its current content. Changes nothing and counts nothing, so a test can check, at the
+   * moment code under test acknowledges something, that the bytes it relies on were forced.
+   * Like the model, it takes a force for covering every write made before the force
+   * returned.
+   *
+   * @param file a path of this file system, or the real path under it
+   * @return the content sure to survive; empty if the file does not exist
+   * @throws NullPointerException if {@code file} is null
+   * @throws java.io.UncheckedIOException if the real file cannot be read
+   */
+  public synchronized byte[] forcedContent(Path file) {
+    Objects.requireNonNull(file, "file");
+    Path real = file.getFileSystem() == this ? FaultyPath.unwrap(file) : file;
+    Path key = real.toAbsolutePath().normalize();
+    byte[] tracked = durable.get(key);
+    return tracked != null ? tracked.clone() : read(key);
+  }
+
+  /**
    * Cuts power now, as the class comment describes: undoes a random suffix of each
    * directory's unforced entry changes, damages unforced file content at random, and
    * invalidates every channel opened before. Afterwards nothing is tracked, as after a

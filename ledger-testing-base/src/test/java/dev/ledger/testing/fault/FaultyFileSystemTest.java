@@ -76,6 +76,27 @@ class FaultyFileSystemTest {
   }
 
   @Test
+  void forcedContentIsWhatTheLastForceCoveredAndChangesNothing() throws IOException {
+    FaultyFileSystem fs = FaultyFileSystem.over(tmp);
+    Path file = fs.root().resolve("journal");
+    assertThat(fs.forcedContent(file)).isEmpty();
+    try (FileChannel channel = append(file)) {
+      write(channel, "one;");
+      assertThat(fs.forcedContent(file)).as("never forced").isEmpty();
+      channel.force(false);
+      assertThat(fs.forcedContent(file)).isEqualTo(utf8("one;"));
+      write(channel, "two;");
+      assertThat(fs.forcedContent(FaultyFileSystem.real(file))).as("through the real path")
+          .isEqualTo(utf8("one;"));
+      assertThat(Files.readAllBytes(FaultyFileSystem.real(file))).isEqualTo(utf8("one;two;"));
+      long forces = fs.count(Op.FORCE);
+      channel.force(false);
+      assertThat(fs.count(Op.FORCE)).isEqualTo(forces + 1);
+      assertThat(fs.forcedContent(file)).isEqualTo(utf8("one;two;"));
+    }
+  }
+
+  @Test
   void overwriteInTheMiddleNeverDamagesTheBytesBeforeIt() throws IOException {
     for (int trial = 0; trial < TRIALS; trial++) {
       Path dir = Files.createDirectory(tmp.resolve("t" + trial));

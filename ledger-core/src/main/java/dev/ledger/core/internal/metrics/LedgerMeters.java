@@ -96,6 +96,9 @@ public interface LedgerMeters {
   /** A checkpoint was written. */
   void checkpointWritten();
 
+  /** A journal was forced to make commits durable (one {@code fdatasync}, for a group). */
+  void journalForced();
+
   /** The store closed: its gauges leave the registry. */
   void close();
 
@@ -125,6 +128,9 @@ public interface LedgerMeters {
 
     @Override
     public void checkpointWritten() {}
+
+    @Override
+    public void journalForced() {}
 
     @Override
     public void close() {}

@@ -29,6 +29,7 @@ final class MicrometerLedgerMeters implements LedgerMeters {
   private final Counter retries;
   private final Counter journalBytes;
   private final Counter checkpoints;
+  private final Counter journalForces;
   private final List<Meter> gauges = new ArrayList<>();
 
   MicrometerLedgerMeters(Object registry, String store, Gauges sources) {
@@ -48,6 +49,9 @@ final class MicrometerLedgerMeters implements LedgerMeters {
         .register(this.registry);
     this.checkpoints = Counter.builder("ledger.checkpoints")
         .description("state checkpoints written")
+        .register(this.registry);
+    this.journalForces = Counter.builder("ledger.journal.forces")
+        .description("forces of journals that made commits durable, one per group of commits")
         .register(this.registry);
     if (sources.openWriters() != null) {
       gauges.add(Gauge.builder("ledger.writers.open", sources.openWriters()::getAsInt)
@@ -132,6 +136,11 @@ final class MicrometerLedgerMeters implements LedgerMeters {
   @Override
   public void checkpointWritten() {
     checkpoints.increment();
+  }
+
+  @Override
+  public void journalForced() {
+    journalForces.increment();
   }
 
   @Override
