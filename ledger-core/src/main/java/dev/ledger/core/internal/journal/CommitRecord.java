@@ -273,7 +273,9 @@ public record CommitRecord(
       out.writeStringField("id", commandId);
       out.writeEndObject();
     }
-    out.writeStringField("committedAt", committedAt.toString());
+    // Formatted once: every event of a commit written here occurred at its commit time.
+    String at = committedAt.toString();
+    out.writeStringField("committedAt", at);
     out.writeFieldName("events");
     out.writeStartArray();
     for (Event e : events) {
@@ -282,7 +284,8 @@ public record CommitRecord(
         out.writeStringField("commandId", e.commandId());
       }
       out.writeStringField("id", e.id());
-      out.writeStringField("occurredAt", e.occurredAt().toString());
+      out.writeStringField("occurredAt",
+          e.occurredAt().equals(committedAt) ? at : e.occurredAt().toString());
       if (e.operationId() != null) {
         out.writeStringField("operationId", e.operationId());
       }

@@ -186,12 +186,17 @@ public final class LedgerJson {
   }
 
   /**
-   * The length of {@link #canonical}{@code (node)}, counted as the generator flushes, without
-   * the bytes: what a size check needs.
+   * The length of {@link #canonical}{@code (node)}, without the bytes: what a size check
+   * needs. Counted from the tree where it can ({@link CanonicalSize}), else as a generator
+   * writing it flushes.
    *
    * @throws IllegalArgumentException if the value cannot be written as JSON
    */
   public static int canonicalSize(JsonNode node) {
+    long counted = CanonicalSize.of(node);
+    if (counted != CanonicalSize.UNCOUNTED) {
+      return Math.toIntExact(counted);
+    }
     ByteCount count = new ByteCount();
     try (JsonGenerator out = MAPPER.getFactory().createGenerator(count)) {
       if (!writeCanonical(out, node)) {

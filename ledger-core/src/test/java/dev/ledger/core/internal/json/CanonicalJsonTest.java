@@ -10,6 +10,7 @@ import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -32,7 +33,41 @@ class CanonicalJsonTest {
           .isEqualTo(jackson);
       assertThat(LedgerJson.canonicalSize(tree)).as("%s case %s", seed, i)
           .isEqualTo(jackson.length);
+      long counted = CanonicalSize.of(tree);
+      if (counted != CanonicalSize.UNCOUNTED) {
+        assertThat(counted).as("%s case %s: %s", seed, i, tree).isEqualTo(jackson.length);
+      }
     }
+  }
+
+  @Test
+  void treeCountCoversMostRandomTrees(TestSeed seed) {
+    Random random = seed.random();
+    int counted = 0;
+    for (int i = 0; i < 3000; i++) {
+      if (CanonicalSize.of(random(random, 4, true)) != CanonicalSize.UNCOUNTED) {
+        counted++;
+      }
+    }
+    assertThat(counted).as("%s: most random trees are counted without a generator", seed)
+        .isGreaterThan(1000);
+  }
+
+  @Test
+  void loneSurrogatesAreCountedAsTheGeneratorWritesThem() {
+    for (String text : List.of("a\uD83D", "\uDE00b", "\uD83Dx\uDE00", "\uDE00\uD83D")) {
+      ObjectNode tree = F.objectNode().put("k", text);
+      assertThat(CanonicalSize.of(tree)).as(text).isEqualTo(LedgerJson.canonical(tree).length);
+    }
+  }
+
+  @Test
+  void extremeNumbersAreCounted() throws Exception {
+    ArrayNode tree = F.arrayNode().add(Long.MIN_VALUE).add(Long.MAX_VALUE).add(Integer.MIN_VALUE)
+        .add(0).add(-1).add(9).add(10).add(-10).add(Double.MIN_VALUE).add(-Double.MAX_VALUE)
+        .add(1e7).add(1e-3).add(0.001).add(123456789.125);
+    byte[] jackson = LedgerJson.mapper().writer().writeValueAsBytes(tree);
+    assertThat(CanonicalSize.of(tree)).isEqualTo(jackson.length);
   }
 
   @Test
@@ -149,7 +184,7 @@ class CanonicalJsonTest {
       } else if (pick == 7) {
         b.append((char) (0x80 + random.nextInt(0x700)));
       } else if (pick == 8) {
-        b.append("\uD83D\uDE00");
+        b.append(random.nextBoolean() ? "\uD83D\uDE00" : "\u007f\u0800\uffff");
       } else {
         b.append('\u2028');
       }

@@ -1,0 +1,129 @@
+package dev.ledger.core.internal.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import java.util.Map;
+
+/**
+ * The length of a tree's canonical JSON ({@link LedgerJson#canonical}), counted by walking the
+ * tree, without a generator and without writing a byte: what the commit path's size checks
+ * need (the state limit, patch against whole state), at the cost of reading each string once.
+ *
+ * <p>The count follows the generator's output rules: compact (no whitespace), a string or
+ * field name is its UTF-8 bytes between quotes, with {@code "} and {@code \} and the control
+ * characters below U+0020 escaped ({@code \b \t \n \f \r} in two bytes, the others as
+ * {@code \}{@code u00XX} in six); {@code int} and {@code long} in decimal; a finite double as
+ * {@link Double#toString}; every surrogate character, paired or not, as a six-byte
+ * {@code \}{@code uXXXX} escape (the generator does not combine pairs). Other node kinds (big
+ * integers, floats, decimals, binary, POJO nodes) are not counted: {@link #of} returns
+ * {@link #UNCOUNTED} and the caller counts the generator's output instead.
+ */
+final class CanonicalSize {
+  /** What {@link #of} returns for a tree it does not count. */
+  static final long UNCOUNTED = -1;
+
+  /** Bytes of each ASCII character inside a JSON string. */
+  private static final byte[] ASCII = new byte[128];
+
+  static {
+    for (int c = 0; c < 128; c++) {
+      ASCII[c] = 1;
+    }
+    for (int c = 0; c < 0x20; c++) {
+      ASCII[c] = 6;
+    }
+    for (char c : new char[] {'\b', '\t', '\n', '\f', '\r', '"', '\\'}) {
+      ASCII[c] = 2;
+    }
+  }
+
+  private CanonicalSize() {}
+
+  /**
+   * The number of bytes of {@code node}'s canonical JSON, or {@link #UNCOUNTED}. Recursive:
+   * the caller's tree is within the library's nesting bound (as for {@link CanonicalJson}).
+   */
+  static long of(JsonNode node) {
+    switch (node.getNodeType()) {
+      case OBJECT: {
+        long size = 2 + Math.max(0, node.size() - 1); // braces, commas
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+          long name = string(field.getKey());
+          long value = of(field.getValue());
+          if (name < 0 || value < 0) {
+            return UNCOUNTED;
+          }
+          size += name + 1 + value; // name, colon, value
+        }
+        return size;
+      }
+      case ARRAY: {
+        long size = 2 + Math.max(0, node.size() - 1);
+        for (JsonNode item : node) {
+          long value = of(item);
+          if (value < 0) {
+            return UNCOUNTED;
+          }
+          size += value;
+        }
+        return size;
+      }
+      case STRING:
+        return string(node.textValue());
+      case BOOLEAN:
+        return node.booleanValue() ? 4 : 5;
+      case NULL:
+        return 4;
+      case NUMBER:
+        return number(node);
+      default:
+        return UNCOUNTED;
+    }
+  }
+
+  private static long number(JsonNode node) {
+    if (node instanceof IntNode) {
+      return digits(node.intValue());
+    }
+    if (node instanceof LongNode) {
+      return digits(node.longValue());
+    }
+    if (node.isDouble() && Double.isFinite(node.doubleValue())) {
+      return Double.toString(node.doubleValue()).length();
+    }
+    return UNCOUNTED;
+  }
+
+  private static int digits(long value) {
+    if (value == Long.MIN_VALUE) {
+      return 20;
+    }
+    int sign = value < 0 ? 1 : 0;
+    long rest = Math.abs(value);
+    int count = 1;
+    while (rest >= 10) {
+      rest /= 10;
+      count++;
+    }
+    return sign + count;
+  }
+
+  /** A quoted, escaped string's length in UTF-8. */
+  private static long string(String text) {
+    long size = 2;
+    int length = text.length();
+    for (int i = 0; i < length; i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        size += ASCII[c];
+      } else if (c < 0x800) {
+        size += 2;
+      } else {
+        // The generator writes each surrogate, paired or not, as its own six-byte escape.
+        size += Character.isSurrogate(c) ? 6 : 3;
+      }
+    }
+    return size;
+  }
+}
