@@ -496,6 +496,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.dropState(); // a retention marker's base state, when no checkpoint exists
       }
       t.holds = want;
+      // As after parking: a ledger opened for one commit should not write 128 KiB of zeros
+      // for it (measured: 32 page writes, and a larger extension for the commit's
+      // fdatasync to make durable); a ledger that keeps committing doubles up to the window.
+      t.window = PAGE;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
       // A forcing writer writes a checkpoint (or a retention marker) only once the journal
       // through its revision is forced: what it covers needs no force now.
@@ -577,7 +581,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * sizes a folio by the write that creates it, and a commit that dirties a byte of a large
    * folio writes the whole folio back (measured: one 128 KiB write of zeros made every later
    * commit write 128 KiB; page-sized writes keep it at one page). A writer back from
-   * {@linkplain #park parking} starts with one page and doubles the window at each extension
+   * {@linkplain #park parking} or from a recovery starts with one page and doubles the window
+   * at each extension
    * (see {@link Tail#window}): a ledger committed once in a while should not write 128 KiB of
    * zeros per commit only to have them cut when it is parked again.
    */
