@@ -84,7 +84,11 @@ import org.slf4j.LoggerFactory;
  * segment roll and before a channel closes, this writer forces what it wrote (a checkpoint
  * never points past the forced journal, and a segment is whole on disk before the next one
  * exists). Records read from another store or process are forced before a record says they
- * are durable. Commit listeners and in-process followers hear of a commit once it is durable,
+ * are durable; so are those a recovery finds after the checkpoint, while a recovery that
+ * finds the journal ending at its checkpoint forces nothing (a forcing writer's checkpoint
+ * is never ahead of the forced journal; a journal written without forces, then reopened
+ * with them, gets its records in the current segment forced by the first commit's force,
+ * before that commit is acknowledged). Commit listeners and in-process followers hear of a commit once it is durable,
  * in commit order, on the thread that made the force. A load in this process may see a commit
  * before it is durable (as a reader in another process always could); a commit that builds
  * on it is acknowledged only after it.
@@ -549,16 +553,26 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.dropState(); // a retention marker's base state, when no checkpoint exists
       }
       t.holds = want;
+      // As after parking: a ledger opened for one commit should not write 128 KiB of zeros
+      // for it (measured: 32 page writes, and a larger extension for the commit's
+      // fdatasync to make durable); a ledger that keeps committing doubles up to the window.
+      t.window = PAGE;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
+      // A forcing writer writes a checkpoint (or a retention marker) only once the journal
+      // through its revision is forced: what it covers needs no force now.
+      long durable = t.revision;
       advance(t);
       boolean forced = false;
       if (t.channel != null) {
         // Zeros left by a crashed or concurrent writer may sit in large folios (read ahead
         // since): cut them, and preallocate afresh with the next commit.
         forced = trimPreallocated(t);
-        if (sync && !forced) {
-          // Records a killed writer left unforced: forced before a record written after
-          // them says they are durable (see forcedThrough).
+        if (sync && !forced && t.revision > durable) {
+          // Records after the checkpoint, which a killed writer may have left unforced:
+          // forced before a record written after them says they are durable (see
+          // forcedThrough). A journal that ends at its checkpoint (a store closed cleanly)
+          // costs no force: that force, as long as a commit's own, made every random
+          // commit on an idle ledger cost two.
           t.channel.force(false);
         }
       }
@@ -624,7 +638,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * sizes a folio by the write that creates it, and a commit that dirties a byte of a large
    * folio writes the whole folio back (measured: one 128 KiB write of zeros made every later
    * commit write 128 KiB; page-sized writes keep it at one page). A writer back from
-   * {@linkplain #park parking} starts with one page and doubles the window at each extension
+   * {@linkplain #park parking} or from a recovery starts with one page and doubles the window
+   * at each extension
    * (see {@link Tail#window}): a ledger committed once in a while should not write 128 KiB of
    * zeros per commit only to have them cut when it is parked again.
    */
