@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -64,6 +65,30 @@ public final class LedgerJson {
     MAPPER.getFactory().setStreamWriteConstraints(StreamWriteConstraints.builder()
         .maxNestingDepth(MAX_NESTING_DEPTH)
         .build());
+  }
+
+  /**
+   * Reads whole trees ({@link #parse}): the mapper's settings, but with a factory of its own
+   * that neither canonicalizes nor interns field names, and with duplicate keys refused by the
+   * tree reader instead of the parser. The library's files hold many names that occur once
+   * (document keys, queue sequence numbers, ledger ids): canonicalizing them costs a symbol
+   * table that each parser copies before adding to it, and a string intern per name; the
+   * parser's duplicate detection costs a hash set per object, where the tree reader sees a
+   * repeated key for free as the object it builds already has it. The factory is separate so
+   * that the parsers of {@link #mapper()} keep canonical names.
+   */
+  private static final ObjectReader TREES;
+
+  static {
+    com.fasterxml.jackson.core.JsonFactory trees =
+        new com.fasterxml.jackson.core.JsonFactoryBuilder(MAPPER.getFactory())
+            .disable(com.fasterxml.jackson.core.JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+            .disable(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(MAPPER.getFactory().streamReadConstraints())
+            .build();
+    TREES = MAPPER.reader().with(trees)
+        .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
   }
 
   private static final ObjectWriter COMPACT = MAPPER.writer();
@@ -277,13 +302,14 @@ public final class LedgerJson {
   }
 
   /**
-   * Parses strict JSON.
+   * Parses strict JSON, as {@link #mapper()} would (duplicate keys, trailing tokens and
+   * non-standard JSON refused, nesting bounded), without canonical field names.
    *
    * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
    *     JSON value
    */
   public static JsonNode parse(byte[] bytes, int offset, int length) throws IOException {
-    JsonNode node = MAPPER.readTree(bytes, offset, length);
+    JsonNode node = TREES.readTree(bytes, offset, length);
     if (node == null || node.isMissingNode()) {
       throw new JsonParseFailure("no JSON value");
     }
