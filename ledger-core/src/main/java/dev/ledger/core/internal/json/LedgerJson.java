@@ -78,6 +78,8 @@ public final class LedgerJson {
    * that the parsers of {@link #mapper()} keep canonical names.
    */
   private static final ObjectReader TREES;
+  /** The factory of {@link #TREES}. */
+  private static final com.fasterxml.jackson.core.JsonFactory TREE_FACTORY;
 
   static {
     com.fasterxml.jackson.core.JsonFactory trees =
@@ -87,9 +89,14 @@ public final class LedgerJson {
             .disable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .streamReadConstraints(MAPPER.getFactory().streamReadConstraints())
             .build();
+    TREE_FACTORY = trees;
     TREES = MAPPER.reader().with(trees)
         .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
   }
+
+  /** {@link #TREES} for one member of a value being streamed ({@link #treeReader()}). */
+  private static final ObjectReader MEMBERS = TREES
+      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private static final ObjectWriter COMPACT = MAPPER.writer();
   private static final ObjectWriter PRETTY = MAPPER.writerWithDefaultPrettyPrinter();
@@ -314,6 +321,29 @@ public final class LedgerJson {
       throw new JsonParseFailure("no JSON value");
     }
     return node;
+  }
+
+  /**
+   * A streaming parser over {@code bytes[offset..offset+length)} with the settings of
+   * {@link #parse} (nesting bounded, non-standard JSON refused), for a reader that walks a
+   * record and builds some of its members as trees: field names are not canonical (compare
+   * them with {@code equals}), and duplicate keys are not detected by the parser; a tree built
+   * from it with {@link #treeReader()} refuses them.
+   *
+   * @throws IOException if the parser cannot be created
+   */
+  public static JsonParser treeParser(byte[] bytes, int offset, int length) throws IOException {
+    return TREE_FACTORY.createParser(bytes, offset, length);
+  }
+
+  /**
+   * Reads one value at a time from a parser of {@link #treeParser} as a tree, refusing a
+   * repeated key in any object it builds, and leaving what follows the value to the caller.
+   *
+   * @return the reader; shared, immutable
+   */
+  public static ObjectReader treeReader() {
+    return MEMBERS;
   }
 
   /** Parses strict JSON. */
