@@ -47,9 +47,12 @@ final class Partition {
   PartitionView catchUp() {
     if (view == null) {
       PartitionView fresh = new PartitionView(engine.schema);
+      // Nothing reads the view before it is published: its indexes are built once, at the end.
+      fresh.deferIndexes();
       Optional<StoredState> checkpoint = log.checkpoint();
       checkpoint.ifPresent(cp -> fresh.load(cp.state(), cp.revision()));
       fold(fresh);
+      fresh.buildIndexes();
       viewLock.writeLock().lock();
       try {
         view = fresh;
@@ -72,7 +75,8 @@ final class Partition {
   }
 
   private void fold(PartitionView target) {
-    try (Stream<LoggedCommit> commits = log.commitsAfter(target.revision)) {
+    // The view folds states and patches only: the events of the records are not decoded.
+    try (Stream<LoggedCommit> commits = log.patchesAfter(target.revision)) {
       commits.forEach(target::apply);
     }
   }
