@@ -68,30 +68,37 @@ public final class LedgerJson {
   }
 
   /**
-   * Reads whole trees ({@link #parse}): the mapper's settings, but with a factory of its own
-   * that neither canonicalizes nor interns field names, and with duplicate keys refused by the
-   * tree reader instead of the parser. The library's files hold many names that occur once
-   * (document keys, queue sequence numbers, ledger ids): canonicalizing them costs a symbol
-   * table that each parser copies before adding to it, and a string intern per name; the
-   * parser's duplicate detection costs a hash set per object, where the tree reader sees a
-   * repeated key for free as the object it builds already has it. The factory is separate so
-   * that the parsers of {@link #mapper()} keep canonical names.
+   * Reads whole files' trees ({@link #parse}): the mapper's settings, but with a factory of
+   * its own that does not intern field names, and with duplicate keys refused by the tree
+   * reader instead of the parser. Names stay canonical within one parse, so the objects of a
+   * large file share their names' strings (a checkpoint's documents hold the same few names);
+   * interning the many names that occur once (document keys, queue sequence numbers) would
+   * cost a string intern each. The parser's duplicate detection costs a hash set per object,
+   * where the tree reader sees a repeated key for free as the object it builds already has it.
+   * The factory is separate so that the parsers of {@link #mapper()} are unchanged.
    */
   private static final ObjectReader TREES;
-  /** The factory of {@link #TREES}. */
-  private static final com.fasterxml.jackson.core.JsonFactory TREE_FACTORY;
+  /**
+   * The factory of {@link #TREES}, copied for each small record ({@link #parseRecord},
+   * {@link #treeParser}): a parser that adds a name to its factory's symbol table copies the
+   * table first, and journal lines each add names seen once (document keys, queue sequence
+   * numbers), so parsers of one shared factory each copied a table of thousands of names;
+   * a fresh copy of the factory starts from an empty table. (Turning canonical names off
+   * instead makes Jackson read bytes through its UTF-8 reader, which failed to parse valid
+   * lines when stores read the same journal concurrently.)
+   */
+  private static final com.fasterxml.jackson.core.JsonFactory RECORD_FACTORY;
 
   static {
-    com.fasterxml.jackson.core.JsonFactory trees =
+    com.fasterxml.jackson.core.JsonFactory files =
         new com.fasterxml.jackson.core.JsonFactoryBuilder(MAPPER.getFactory())
-            .disable(com.fasterxml.jackson.core.JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .disable(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES)
             .disable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .streamReadConstraints(MAPPER.getFactory().streamReadConstraints())
             .build();
-    TREE_FACTORY = trees;
-    TREES = MAPPER.reader().with(trees)
+    TREES = MAPPER.reader().with(files)
         .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    RECORD_FACTORY = files;
   }
 
   /** {@link #TREES} for one member of a value being streamed ({@link #treeReader()}). */
@@ -310,13 +317,30 @@ public final class LedgerJson {
 
   /**
    * Parses strict JSON, as {@link #mapper()} would (duplicate keys, trailing tokens and
-   * non-standard JSON refused, nesting bounded), without canonical field names.
+   * non-standard JSON refused, nesting bounded), without interned field names.
    *
    * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
    *     JSON value
    */
   public static JsonNode parse(byte[] bytes, int offset, int length) throws IOException {
-    JsonNode node = TREES.readTree(bytes, offset, length);
+    return checked(TREES.readTree(bytes, offset, length));
+  }
+
+  /**
+   * Parses strict JSON as {@link #parse} does, for one of many small records (a journal
+   * line): its parser has a symbol table of its own, so the parse neither copies nor grows a
+   * shared one.
+   *
+   * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
+   *     JSON value
+   */
+  public static JsonNode parseRecord(byte[] bytes, int offset, int length) throws IOException {
+    try (JsonParser in = treeParser(bytes, offset, length)) {
+      return checked(TREES.readTree(in));
+    }
+  }
+
+  private static JsonNode checked(JsonNode node) throws JsonParseFailure {
     if (node == null || node.isMissingNode()) {
       throw new JsonParseFailure("no JSON value");
     }
@@ -326,14 +350,14 @@ public final class LedgerJson {
   /**
    * A streaming parser over {@code bytes[offset..offset+length)} with the settings of
    * {@link #parse} (nesting bounded, non-standard JSON refused), for a reader that walks a
-   * record and builds some of its members as trees: field names are not canonical (compare
-   * them with {@code equals}), and duplicate keys are not detected by the parser; a tree built
+   * record and builds some of its members as trees: its symbol table is its own (see
+   * {@link #parseRecord}), and duplicate keys are not detected by the parser; a tree built
    * from it with {@link #treeReader()} refuses them.
    *
    * @throws IOException if the parser cannot be created
    */
   public static JsonParser treeParser(byte[] bytes, int offset, int length) throws IOException {
-    return TREE_FACTORY.createParser(bytes, offset, length);
+    return RECORD_FACTORY.copy().createParser(bytes, offset, length);
   }
 
   /**

@@ -9,12 +9,29 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link LedgerJson#parse} reads trees with a factory of its own (no canonical field names,
- * duplicate keys refused by the tree reader): it must stay as strict as the library's mapper.
+ * {@link LedgerJson#parse} and {@link LedgerJson#parseRecord} read trees with factories of
+ * their own (no interned, or no canonical, field names; duplicate keys refused by the tree
+ * reader): both must stay as strict as the library's mapper. Every check runs both.
  */
 class LedgerJsonParseTest {
   private static JsonNode parse(String text) throws IOException {
-    return LedgerJson.parse(text.getBytes(StandardCharsets.UTF_8));
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    JsonNode file;
+    try {
+      file = LedgerJson.parse(bytes);
+    } catch (IOException e) {
+      IOException record = null;
+      try {
+        LedgerJson.parseRecord(bytes, 0, bytes.length);
+      } catch (IOException r) {
+        record = r;
+      }
+      assertThat(record).as("parseRecord refuses what parse refuses: " + e.getMessage())
+          .isNotNull().hasSameClassAs(e);
+      throw e;
+    }
+    assertThat(LedgerJson.parseRecord(bytes, 0, bytes.length)).isEqualTo(file);
+    return file;
   }
 
   @Test
