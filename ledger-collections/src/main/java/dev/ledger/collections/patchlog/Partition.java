@@ -50,8 +50,17 @@ final class Partition {
       // Nothing reads the view before it is published: its indexes are built once, at the end.
       fresh.deferIndexes();
       Optional<StoredState> checkpoint = log.checkpoint();
-      checkpoint.ifPresent(cp -> fresh.load(cp.state(), cp.revision()));
-      fold(fresh);
+      if (checkpoint.isPresent()) {
+        // Two cores: the journal after the checkpoint is parsed on another thread while this
+        // one loads the checkpoint's documents, then folded as it arrives.
+        StoredState cp = checkpoint.get();
+        try (JournalPrefetch journal = new JournalPrefetch(log, cp.revision(), id)) {
+          fresh.load(cp.state(), cp.revision());
+          journal.forEach(fresh::apply);
+        }
+      } else {
+        fold(fresh);
+      }
       fresh.buildIndexes();
       viewLock.writeLock().lock();
       try {
