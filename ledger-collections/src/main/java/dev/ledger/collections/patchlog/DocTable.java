@@ -56,10 +56,41 @@ final class DocTable {
    * measures no document until the checkpoint policy asks); some may have left the table.
    */
   private final List<Doc> unmeasured = new ArrayList<>();
+  /**
+   * Whether the indexes are left empty while documents change ({@link #deferIndexes}): a cold
+   * open puts every checkpointed document and applies every journal patch, and maintaining
+   * the indexes through each of those costs more than building them once at the end.
+   */
+  private boolean deferred;
 
   DocTable(List<String> indexed) {
     for (String field : indexed) {
       indexes.put(field, new HashMap<>());
+    }
+  }
+
+  /**
+   * Stops maintaining the indexes, and empties them, until {@link #buildIndexes}; lookups
+   * must not be made meanwhile.
+   */
+  void deferIndexes() {
+    deferred = true;
+    for (Map<String, Set<String>> index : indexes.values()) {
+      index.clear();
+    }
+  }
+
+  /**
+   * Builds the indexes of the documents as they are, after {@link #deferIndexes}, and
+   * maintains them again from then on; each bucket lists its keys in insertion order.
+   */
+  void buildIndexes() {
+    if (!deferred) {
+      return;
+    }
+    deferred = false;
+    for (Doc doc : byOrdinal.values()) {
+      index(doc);
     }
   }
 
@@ -111,7 +142,7 @@ final class DocTable {
   private void replace(Doc old, Doc doc) {
     byKey.put(doc.key, doc);
     byOrdinal.put(doc.ordinal, doc);
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
       String before = Json.indexKey(old.tree.get(index.getKey()));
       String after = Json.indexKey(doc.tree.get(index.getKey()));
       if (!before.equals(after)) {
@@ -177,15 +208,20 @@ final class DocTable {
     return bytes;
   }
 
+  /** The indexes to maintain: none while they are deferred. */
+  private Set<Map.Entry<String, Map<String, Set<String>>>> indexed() {
+    return deferred ? Set.of() : indexes.entrySet();
+  }
+
   private void index(Doc doc) {
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
       index.getValue().computeIfAbsent(Json.indexKey(doc.tree.get(index.getKey())),
           k -> new LinkedHashSet<>()).add(doc.key);
     }
   }
 
   private void unindex(Doc doc) {
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
       String bucket = Json.indexKey(doc.tree.get(index.getKey()));
       Set<String> keys = index.getValue().get(bucket);
       if (keys != null) {

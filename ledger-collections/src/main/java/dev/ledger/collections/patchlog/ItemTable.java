@@ -2,32 +2,55 @@ package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /** The live items of one queue of a partition, by sequence number (FIFO order). */
 final class ItemTable {
-  /** One item and its size. */
+  /** One item and its size, or {@link DocTable#UNMEASURED}. */
   record Item(long seq, JsonNode value, int bytes) {}
 
   final TreeMap<Long, Item> items = new TreeMap<>();
   /** The sequence number the next enqueued item gets. */
   long next;
-  long bytes;
+  /** The sizes of the measured items. */
+  private long bytes;
+  /**
+   * Items put {@link DocTable#UNMEASURED} (some may have left the table): most items a
+   * journal's fold puts are dequeued before anything asks for the size, so they are measured
+   * only when it does.
+   */
+  private final List<Item> unmeasured = new ArrayList<>();
 
+  /** Puts an item read from a patch; measured only when {@link #bytes()} needs it. */
   void put(long seq, JsonNode value) {
     remove(seq);
-    Item item = new Item(seq, value, Json.bytes(value));
+    Item item = new Item(seq, value, DocTable.UNMEASURED);
     items.put(seq, item);
-    bytes += item.bytes();
+    unmeasured.add(item);
   }
 
   void remove(long seq) {
     Item item = items.remove(seq);
-    if (item != null) {
+    if (item != null && item.bytes() != DocTable.UNMEASURED) {
       bytes -= item.bytes();
     }
+  }
+
+  /** Bytes of the items as compact JSON; measures those not measured yet. */
+  long bytes() {
+    for (Item item : unmeasured) {
+      if (items.get(item.seq()) == item) {
+        Item measured = new Item(item.seq(), item.value(), Json.bytes(item.value()));
+        items.put(item.seq(), measured);
+        bytes += measured.bytes();
+      }
+    }
+    unmeasured.clear();
+    return bytes;
   }
 
   /** Items with a sequence number of at least {@code from}, oldest first. */

@@ -47,9 +47,21 @@ final class Partition {
   PartitionView catchUp() {
     if (view == null) {
       PartitionView fresh = new PartitionView(engine.schema);
+      // Nothing reads the view before it is published: its indexes are built once, at the end.
+      fresh.deferIndexes();
       Optional<StoredState> checkpoint = log.checkpoint();
-      checkpoint.ifPresent(cp -> fresh.load(cp.state(), cp.revision()));
-      fold(fresh);
+      if (checkpoint.isPresent()) {
+        // Two cores: the journal after the checkpoint is parsed on another thread while this
+        // one loads the checkpoint's documents, then folded as it arrives.
+        StoredState cp = checkpoint.get();
+        try (JournalPrefetch journal = new JournalPrefetch(log, cp.revision(), id)) {
+          fresh.load(cp.state(), cp.revision());
+          journal.forEach(fresh::apply);
+        }
+      } else {
+        fold(fresh);
+      }
+      fresh.buildIndexes();
       viewLock.writeLock().lock();
       try {
         view = fresh;
@@ -72,7 +84,8 @@ final class Partition {
   }
 
   private void fold(PartitionView target) {
-    try (Stream<LoggedCommit> commits = log.commitsAfter(target.revision)) {
+    // The view folds states and patches only: the events of the records are not decoded.
+    try (Stream<LoggedCommit> commits = log.patchesAfter(target.revision)) {
       commits.forEach(target::apply);
     }
   }

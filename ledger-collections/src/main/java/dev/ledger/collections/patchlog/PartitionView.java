@@ -27,6 +27,8 @@ final class PartitionView {
   private ObjectNode extra = Json.NODES.objectNode();
   /** True while {@link #load} folds a checkpoint: new documents take its trees as they are. */
   private boolean adopting;
+  /** True from {@link #deferIndexes} to {@link #buildIndexes}: tables keep no indexes. */
+  private boolean deferring;
 
   PartitionView(Schema schema) {
     this.schema = schema;
@@ -117,7 +119,28 @@ final class PartitionView {
 
   private DocTable newTable(String name) {
     Schema.CollectionSpec<?> spec = schema.collections().get(name);
-    return new DocTable(spec == null ? List.of() : spec.indexes());
+    DocTable table = new DocTable(spec == null ? List.of() : spec.indexes());
+    if (deferring) {
+      table.deferIndexes();
+    }
+    return table;
+  }
+
+  /**
+   * Stops maintaining the collections' secondary indexes until {@link #buildIndexes}: for a
+   * cold open, which loads a checkpoint and folds the journal after it before anything reads
+   * the view, so each index is built once from the documents as they end up instead of being
+   * updated by every document put and every patch. The view must not be queried meanwhile.
+   */
+  void deferIndexes() {
+    deferring = true;
+    collections.values().forEach(DocTable::deferIndexes);
+  }
+
+  /** Builds the indexes deferred by {@link #deferIndexes}, and maintains them from then on. */
+  void buildIndexes() {
+    deferring = false;
+    collections.values().forEach(DocTable::buildIndexes);
   }
 
   private void applyCollections(JsonNode patch) {
@@ -271,7 +294,7 @@ final class PartitionView {
       total += table.bytes();
     }
     for (ItemTable queue : queues.values()) {
-      total += queue.bytes;
+      total += queue.bytes();
     }
     return total;
   }

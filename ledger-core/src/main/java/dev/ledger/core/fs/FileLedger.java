@@ -790,7 +790,18 @@ final class FileLedger implements LedgerBackend, PatchLog {
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
     return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
-        this::offerMark);
+        this::offerMark, true);
+  }
+
+  /**
+   * The records are decoded for their state or patch only: the events of each line are
+   * stepped over, not built (see {@code PatchRecordReader}).
+   */
+  @Override
+  public Stream<LoggedCommit> patchesAfter(long revision) {
+    Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
+        this::offerMark, false);
   }
 
   /** Keeps {@code mark} unless a newer one is kept; a stale one only costs a longer scan. */

@@ -6,6 +6,7 @@ import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.EventRecordReader;
 import dev.ledger.core.internal.journal.JournalLine;
+import dev.ledger.core.internal.journal.PatchRecordReader;
 import dev.ledger.core.internal.journal.PositionedRecord;
 import dev.ledger.core.internal.journal.RecordSource;
 import java.io.IOException;
@@ -51,6 +52,7 @@ final class JournalScanner implements RecordSource {
   private long tornAt = -1;
   private boolean finished;
   private boolean eventsOnly;
+  private boolean patchesOnly;
 
   /**
    * Starts at {@code offset} of segment {@code segment}, where a record with
@@ -86,6 +88,19 @@ final class JournalScanner implements RecordSource {
    */
   JournalScanner eventsOnly() {
     eventsOnly = true;
+    return this;
+  }
+
+  /**
+   * Makes this scan decode records for their state or patch only ({@link PatchRecordReader}):
+   * the records it returns hold placeholder events (right sequences, no contents). For a
+   * patch log's replay, which folds states and hands out no events; the checks of the
+   * journal's invariants are the same.
+   *
+   * @return this scan
+   */
+  JournalScanner patchesOnly() {
+    patchesOnly = true;
     return this;
   }
 
@@ -170,6 +185,7 @@ final class JournalScanner implements RecordSource {
         CommitRecord record;
         try {
           record = eventsOnly ? EventRecordReader.decode(line.bytes(), line.length())
+              : patchesOnly ? PatchRecordReader.decode(line.bytes(), line.length())
               : JournalLine.decode(line.bytes(), line.length());
         } catch (JournalLine.InvalidRecordException e) {
           throw new CorruptLedgerException(path, line.offset(), e.getMessage());

@@ -88,10 +88,11 @@ final class PatchRecords {
     return records;
   }
 
-  /** {@code record} as a patch log hands it out. */
-  static LoggedCommit logged(CommitRecord record) {
+  /** {@code record} as a patch log hands it out; without its events unless {@code events}. */
+  static LoggedCommit logged(CommitRecord record, boolean events) {
     return new LoggedCommit(record.revision(), record.committedAt(), record.stateVersion(),
-        record.state(), record.patch(), record.events(), record.commandId());
+        record.state(), record.patch(), events ? record.events() : List.of(),
+        record.commandId());
   }
 
   /**
@@ -111,10 +112,13 @@ final class PatchRecords {
    * the segment holding {@code revision + 1} (a segment is named by its first revision, and
    * its first record gives the sequence), so a reader that is far behind skips whole
    * segments. Every record from there on is checked as every reader checks it. When the scan
-   * reaches the end of the journal, {@code reachedEnd} is told where it stopped.
+   * reaches the end of the journal, {@code reachedEnd} is told where it stopped. Without
+   * {@code events}, the records are decoded for their state or patch only
+   * ({@link JournalScanner#patchesOnly}) and the commits hold no events.
    */
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
-      Supplier<Checkpoint> checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd) {
+      Supplier<Checkpoint> checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd,
+      boolean events) {
     reader.refuseLinks();
     if (mark != null && mark.revision() == revision && endsAt(journal, mark)) {
       return Stream.empty();
@@ -126,7 +130,7 @@ final class PatchRecords {
     if (scan == null) {
       return Stream.empty();
     }
-    JournalScanner s = scan;
+    JournalScanner s = events ? scan : scan.patchesOnly();
     Spliterator<LoggedCommit> commits = new Spliterators.AbstractSpliterator<>(Long.MAX_VALUE,
         Spliterator.ORDERED | Spliterator.NONNULL) {
       @Override
@@ -134,7 +138,7 @@ final class PatchRecords {
         PositionedRecord next;
         while ((next = s.next()) != null) {
           if (next.record().revision() > revision) {
-            action.accept(logged(next.record()));
+            action.accept(logged(next.record(), events));
             return true;
           }
         }

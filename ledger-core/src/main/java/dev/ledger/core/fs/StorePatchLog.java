@@ -51,6 +51,11 @@ final class StorePatchLog implements PatchLog {
   }
 
   @Override
+  public Stream<LoggedCommit> patchesAfter(long revision) {
+    return store.guarded(() -> backend().patchesAfter(revision));
+  }
+
+  @Override
   public List<CommitResult> commitPatches(List<PatchRequest> batch) {
     return store.guarded(() -> backend().commitPatches(batch));
   }

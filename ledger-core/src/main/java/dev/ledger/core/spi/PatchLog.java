@@ -70,6 +70,25 @@ public interface PatchLog {
   Stream<LoggedCommit> commitsAfter(long revision);
 
   /**
+   * The commits after a revision as {@link #commitsAfter} gives them, with the same checks
+   * and failures, except that their events may be left out: for a layer that only folds the
+   * states and patches (a view's cold open or catch-up) and would otherwise pay for decoding
+   * every event. A backend that reads events apart from patches (the file store, whose
+   * journal lines hold both) skips them; the default is {@link #commitsAfter}.
+   *
+   * @param revision the revision the caller holds; 0 for the whole journal
+   * @return the commits with revision greater than {@code revision}, as
+   *     {@link #commitsAfter}; each commit's {@link LoggedCommit#events()} is either its
+   *     events or empty; the caller closes the stream
+   * @throws IllegalArgumentException if {@code revision} is negative
+   * @throws dev.ledger.core.CorruptLedgerException if a record is damaged
+   * @throws dev.ledger.core.LedgerIOException if the journal cannot be read
+   */
+  default Stream<LoggedCommit> patchesAfter(long revision) {
+    return commitsAfter(revision);
+  }
+
+  /**
    * Commits a batch of patches under one writer lock (a group commit: one lock, one catch-up
    * with other writers, one check of the whole batch). Every
    * request is checked before anything is written: the first request's expected revision

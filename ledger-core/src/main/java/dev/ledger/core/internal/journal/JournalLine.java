@@ -107,8 +107,8 @@ public final class JournalLine {
       return true;
     }
     try {
-      return CommitRecord.forcedThrough(LedgerJson.parse(line, PREFIX, length - PREFIX - 1))
-          >= badRevision;
+      return CommitRecord.forcedThrough(LedgerJson.parseRecord(line, PREFIX,
+          length - PREFIX - 1)) >= badRevision;
     } catch (IOException | IllegalArgumentException e) {
       return true;
     }
@@ -152,7 +152,7 @@ public final class JournalLine {
   public static CommitRecord decode(byte[] line, int length) {
     int bodyLength = checkFrame(line, length);
     try {
-      return CommitRecord.fromJson(LedgerJson.parse(line, PREFIX, bodyLength));
+      return CommitRecord.fromJson(LedgerJson.parseRecord(line, PREFIX, bodyLength));
     } catch (IOException | IllegalArgumentException e) {
       throw new InvalidRecordException("checksum holds but the record is invalid: "
           + e.getMessage());

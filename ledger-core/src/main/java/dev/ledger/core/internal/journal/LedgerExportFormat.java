@@ -139,7 +139,7 @@ public final class LedgerExportFormat {
     }
     JsonNode node;
     try {
-      node = LedgerJson.parse(line, PREFIX, length - PREFIX - 1);
+      node = LedgerJson.parseRecord(line, PREFIX, length - PREFIX - 1);
     } catch (IOException e) {
       throw new InvalidExportException(1, "the header is not JSON: " + e.getMessage());
     }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
@@ -65,6 +66,44 @@ public final class LedgerJson {
         .maxNestingDepth(MAX_NESTING_DEPTH)
         .build());
   }
+
+  /**
+   * Reads whole files' trees ({@link #parse}): the mapper's settings, but with a factory of
+   * its own that does not intern field names, and with duplicate keys refused by the tree
+   * reader instead of the parser. Names stay canonical within one parse, so the objects of a
+   * large file share their names' strings (a checkpoint's documents hold the same few names);
+   * interning the many names that occur once (document keys, queue sequence numbers) would
+   * cost a string intern each. The parser's duplicate detection costs a hash set per object,
+   * where the tree reader sees a repeated key for free as the object it builds already has it.
+   * The factory is separate so that the parsers of {@link #mapper()} are unchanged.
+   */
+  private static final ObjectReader TREES;
+  /**
+   * The factory of {@link #TREES}, copied for each small record ({@link #parseRecord},
+   * {@link #treeParser}): a parser that adds a name to its factory's symbol table copies the
+   * table first, and journal lines each add names seen once (document keys, queue sequence
+   * numbers), so parsers of one shared factory each copied a table of thousands of names;
+   * a fresh copy of the factory starts from an empty table. (Turning canonical names off
+   * instead makes Jackson read bytes through its UTF-8 reader, which failed to parse valid
+   * lines when stores read the same journal concurrently.)
+   */
+  private static final com.fasterxml.jackson.core.JsonFactory RECORD_FACTORY;
+
+  static {
+    com.fasterxml.jackson.core.JsonFactory files =
+        new com.fasterxml.jackson.core.JsonFactoryBuilder(MAPPER.getFactory())
+            .disable(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(MAPPER.getFactory().streamReadConstraints())
+            .build();
+    TREES = MAPPER.reader().with(files)
+        .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    RECORD_FACTORY = files;
+  }
+
+  /** {@link #TREES} for one member of a value being streamed ({@link #treeReader()}). */
+  private static final ObjectReader MEMBERS = TREES
+      .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private static final ObjectWriter COMPACT = MAPPER.writer();
   private static final ObjectWriter PRETTY = MAPPER.writerWithDefaultPrettyPrinter();
@@ -282,17 +321,58 @@ public final class LedgerJson {
   }
 
   /**
-   * Parses strict JSON.
+   * Parses strict JSON, as {@link #mapper()} would (duplicate keys, trailing tokens and
+   * non-standard JSON refused, nesting bounded), without interned field names.
    *
    * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
    *     JSON value
    */
   public static JsonNode parse(byte[] bytes, int offset, int length) throws IOException {
-    JsonNode node = MAPPER.readTree(bytes, offset, length);
+    return checked(TREES.readTree(bytes, offset, length));
+  }
+
+  /**
+   * Parses strict JSON as {@link #parse} does, for one of many small records (a journal
+   * line): its parser has a symbol table of its own, so the parse neither copies nor grows a
+   * shared one.
+   *
+   * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
+   *     JSON value
+   */
+  public static JsonNode parseRecord(byte[] bytes, int offset, int length) throws IOException {
+    try (JsonParser in = treeParser(bytes, offset, length)) {
+      return checked(TREES.readTree(in));
+    }
+  }
+
+  private static JsonNode checked(JsonNode node) throws JsonParseFailure {
     if (node == null || node.isMissingNode()) {
       throw new JsonParseFailure("no JSON value");
     }
     return node;
+  }
+
+  /**
+   * A streaming parser over {@code bytes[offset..offset+length)} with the settings of
+   * {@link #parse} (nesting bounded, non-standard JSON refused), for a reader that walks a
+   * record and builds some of its members as trees: its symbol table is its own (see
+   * {@link #parseRecord}), and duplicate keys are not detected by the parser; a tree built
+   * from it with {@link #treeReader()} refuses them.
+   *
+   * @throws IOException if the parser cannot be created
+   */
+  public static JsonParser treeParser(byte[] bytes, int offset, int length) throws IOException {
+    return RECORD_FACTORY.copy().createParser(bytes, offset, length);
+  }
+
+  /**
+   * Reads one value at a time from a parser of {@link #treeParser} as a tree, refusing a
+   * repeated key in any object it builds, and leaving what follows the value to the caller.
+   *
+   * @return the reader; shared, immutable
+   */
+  public static ObjectReader treeReader() {
+    return MEMBERS;
   }
 
   /** Parses strict JSON. */
