@@ -97,7 +97,7 @@ public final class CollectionRunRegistry implements RunRegistry {
 
   /** The schema of a registry partition. */
   static final Schema SCHEMA = Schema.builder()
-      .collection(WORKSPACES, WorkspaceDoc.class, List.of("id"), List.of("canonicalPath"))
+      .collection(WORKSPACES, ObjectNode.class, List.of("id"), List.of("canonicalPath"))
       .collection(RUNS, ObjectNode.class, List.of("id"), List.of("status", "workspaceId",
           "externalRunId", "firstRunId", "ownerImplementation", "runRelativePath"))
       .collection(EVENTS, ObjectNode.class, List.of("runId", "sequence"), List.of("runId"))
@@ -174,17 +174,18 @@ public final class CollectionRunRegistry implements RunRegistry {
     String display = canonical.getFileName() == null ? canonicalPath
         : canonical.getFileName().toString();
     return RunDocuments.toWorkspace(write(tx -> {
-      Collection<WorkspaceDoc> workspaces = tx.collection(WORKSPACES, WorkspaceDoc.class);
+      Collection<ObjectNode> workspaces = tx.collection(WORKSPACES, ObjectNode.class);
       long now = clock.millis();
       Optional<WorkspaceDoc> owner = workspaces.get(Query.builder()
-          .exact("canonicalPath", canonicalPath).build());
+          .exact("canonicalPath", canonicalPath).build()).map(RunTrees::workspace);
       if (owner.isPresent() && !owner.get().id().equals(workspaceId)) {
         throw new WorkspaceConflictException(canonicalPath, owner.get().id(), workspaceId);
       }
-      Optional<WorkspaceDoc> existing = workspaces.get(Key.of(workspaceId));
+      Optional<WorkspaceDoc> existing = workspaces.get(Key.of(workspaceId))
+          .map(RunTrees::workspace);
       WorkspaceDoc doc = new WorkspaceDoc(workspaceId, canonicalPath, display,
           existing.map(WorkspaceDoc::createdAtMs).orElse(now), now);
-      workspaces.upsert(List.of(doc));
+      workspaces.upsert(List.of(RunTrees.tree(doc)));
       return doc;
     }));
   }
@@ -192,8 +193,8 @@ public final class CollectionRunRegistry implements RunRegistry {
   @Override
   public Optional<Workspace> workspace(String workspaceId) {
     Preconditions.checkNotNull(workspaceId, "workspaceId");
-    return read(view -> workspaces(view).get(Key.of(workspaceId)).map(
-        RunDocuments::toWorkspace));
+    return read(view -> workspaces(view).get(Key.of(workspaceId)).map(RunTrees::workspace)
+        .map(RunDocuments::toWorkspace));
   }
 
   @Override
@@ -203,8 +204,8 @@ public final class CollectionRunRegistry implements RunRegistry {
     checkSize("request", run.request(), MAX_REQUEST_BYTES);
     String id = UUID.randomUUID().toString();
     return write(tx -> {
-      WorkspaceDoc workspace = tx.collection(WORKSPACES, WorkspaceDoc.class)
-          .get(Key.of(run.workspaceId()))
+      WorkspaceDoc workspace = tx.collection(WORKSPACES, ObjectNode.class)
+          .get(Key.of(run.workspaceId())).map(RunTrees::workspace)
           .orElseThrow(() -> new UnknownWorkspaceException(run.workspaceId()));
       Path dir = Path.of(workspace.canonicalPath());
       String runPath = WorkspacePaths.relative(dir, "runRelativePath", run.runRelativePath());
@@ -452,13 +453,13 @@ public final class CollectionRunRegistry implements RunRegistry {
     return view.collection(RUNS, ObjectNode.class);
   }
 
-  private static CollectionReader<WorkspaceDoc> workspaces(View view) {
-    return view.collection(WORKSPACES, WorkspaceDoc.class);
+  private static CollectionReader<ObjectNode> workspaces(View view) {
+    return view.collection(WORKSPACES, ObjectNode.class);
   }
 
   private static String workspacePath(View view, RunDoc doc) {
-    return workspaces(view).get(Key.of(doc.workspaceId())).map(WorkspaceDoc::canonicalPath)
-        .orElse("");
+    return workspaces(view).get(Key.of(doc.workspaceId()))
+        .map(tree -> RunTrees.text(tree, "canonicalPath")).orElse("");
   }
 
   private static RunRecord record(View view, RunDoc doc) {

@@ -11,7 +11,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Run and event documents to and from the JSON trees the {@code runs} and {@code runEvents}
+ * Run, event and workspace documents to and from the JSON trees the {@code runs} and {@code runEvents}
  * collections hold, written by hand: the trees are the stored form (see
  * {@link CollectionRunRegistry} for the layout), so a transition reads and writes only the
  * fields it touches instead of mapping whole documents through Jackson's data binding both
@@ -143,6 +143,23 @@ final class RunTrees {
         from == null ? null : RunStatus.of(from), to == null ? null : RunStatus.of(to),
         details == null || details.isNull() ? null : details.deepCopy(),
         t.path("createdAtMs").asLong());
+  }
+
+  /** The stored tree of a workspace. */
+  static ObjectNode tree(WorkspaceDoc doc) {
+    ObjectNode t = NODES.objectNode();
+    t.put("id", doc.id());
+    t.put("canonicalPath", doc.canonicalPath());
+    text(t, "displayName", doc.displayName());
+    number(t, "createdAtMs", doc.createdAtMs());
+    number(t, "lastSeenAtMs", doc.lastSeenAtMs());
+    return t;
+  }
+
+  /** The workspace a stored tree holds. */
+  static WorkspaceDoc workspace(JsonNode t) {
+    return new WorkspaceDoc(text(t, "id"), text(t, "canonicalPath"), text(t, "displayName"),
+        t.path("createdAtMs").asLong(), t.path("lastSeenAtMs").asLong());
   }
 
   /** {@code value} as the store keeps a number: an int node when it fits. */

@@ -58,6 +58,15 @@ class RunTreesTest {
     }
   }
 
+  @Test
+  void workspacesAreWrittenAsDataBindingWroteThem() {
+    WorkspaceDoc doc = new WorkspaceDoc("ws", "/srv/ws", "ws", 3_000_000_000L, 12L);
+    ObjectNode tree = RunTrees.tree(doc);
+    assertThat(fieldOrder(tree)).isEqualTo(fieldOrder(bound(doc)));
+    assertThat(tree).isEqualTo(bound(doc));
+    assertThat(RunTrees.workspace(tree)).isEqualTo(doc);
+  }
+
   private static void assertSameAsDataBinding(RunDoc doc) {
     ObjectNode raw = RunTrees.tree(doc);
     // The store drops null members inside the request as it drops them everywhere.
