@@ -97,10 +97,10 @@ public final class CollectionRunRegistry implements RunRegistry {
 
   /** The schema of a registry partition. */
   static final Schema SCHEMA = Schema.builder()
-      .collection(WORKSPACES, WorkspaceDoc.class, List.of("id"), List.of("canonicalPath"))
-      .collection(RUNS, RunDoc.class, List.of("id"), List.of("status", "workspaceId",
+      .collection(WORKSPACES, ObjectNode.class, List.of("id"), List.of("canonicalPath"))
+      .collection(RUNS, ObjectNode.class, List.of("id"), List.of("status", "workspaceId",
           "externalRunId", "firstRunId", "ownerImplementation", "runRelativePath"))
-      .collection(EVENTS, EventDoc.class, List.of("runId", "sequence"), List.of("runId"))
+      .collection(EVENTS, ObjectNode.class, List.of("runId", "sequence"), List.of("runId"))
       .build();
 
   private static final int MAX_ID_LENGTH = 200;
@@ -174,17 +174,18 @@ public final class CollectionRunRegistry implements RunRegistry {
     String display = canonical.getFileName() == null ? canonicalPath
         : canonical.getFileName().toString();
     return RunDocuments.toWorkspace(write(tx -> {
-      Collection<WorkspaceDoc> workspaces = tx.collection(WORKSPACES, WorkspaceDoc.class);
+      Collection<ObjectNode> workspaces = tx.collection(WORKSPACES, ObjectNode.class);
       long now = clock.millis();
       Optional<WorkspaceDoc> owner = workspaces.get(Query.builder()
-          .exact("canonicalPath", canonicalPath).build());
+          .exact("canonicalPath", canonicalPath).build()).map(RunTrees::workspace);
       if (owner.isPresent() && !owner.get().id().equals(workspaceId)) {
         throw new WorkspaceConflictException(canonicalPath, owner.get().id(), workspaceId);
       }
-      Optional<WorkspaceDoc> existing = workspaces.get(Key.of(workspaceId));
+      Optional<WorkspaceDoc> existing = workspaces.get(Key.of(workspaceId))
+          .map(RunTrees::workspace);
       WorkspaceDoc doc = new WorkspaceDoc(workspaceId, canonicalPath, display,
           existing.map(WorkspaceDoc::createdAtMs).orElse(now), now);
-      workspaces.upsert(List.of(doc));
+      workspaces.upsert(List.of(RunTrees.tree(doc)));
       return doc;
     }));
   }
@@ -192,8 +193,8 @@ public final class CollectionRunRegistry implements RunRegistry {
   @Override
   public Optional<Workspace> workspace(String workspaceId) {
     Preconditions.checkNotNull(workspaceId, "workspaceId");
-    return read(view -> workspaces(view).get(Key.of(workspaceId)).map(
-        RunDocuments::toWorkspace));
+    return read(view -> workspaces(view).get(Key.of(workspaceId)).map(RunTrees::workspace)
+        .map(RunDocuments::toWorkspace));
   }
 
   @Override
@@ -203,8 +204,8 @@ public final class CollectionRunRegistry implements RunRegistry {
     checkSize("request", run.request(), MAX_REQUEST_BYTES);
     String id = UUID.randomUUID().toString();
     return write(tx -> {
-      WorkspaceDoc workspace = tx.collection(WORKSPACES, WorkspaceDoc.class)
-          .get(Key.of(run.workspaceId()))
+      WorkspaceDoc workspace = tx.collection(WORKSPACES, ObjectNode.class)
+          .get(Key.of(run.workspaceId())).map(RunTrees::workspace)
           .orElseThrow(() -> new UnknownWorkspaceException(run.workspaceId()));
       Path dir = Path.of(workspace.canonicalPath());
       String runPath = WorkspacePaths.relative(dir, "runRelativePath", run.runRelativePath());
@@ -212,11 +213,12 @@ public final class CollectionRunRegistry implements RunRegistry {
           run.approvedPlanRelativePath());
       String logPath = WorkspacePaths.relative(dir, "launchLogRelativePath",
           run.launchLogRelativePath());
-      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
-      Optional<RunDoc> existing = runs.get(Query.builder()
+      Collection<ObjectNode> runs = tx.collection(RUNS, ObjectNode.class);
+      Optional<ObjectNode> existing = runs.get(Query.builder()
           .exact("externalRunId", run.externalRunId()).build());
       if (existing.isPresent()) {
-        throw new DuplicateRunException(run.externalRunId(), existing.get().id());
+        throw new DuplicateRunException(run.externalRunId(),
+            RunTrees.text(existing.get(), "id"));
       }
       long now = clock.millis();
       RunDoc doc = new RunDoc(id, run.workspaceId(), run.externalRunId(),
@@ -226,25 +228,26 @@ public final class CollectionRunRegistry implements RunRegistry {
           runPath, planPath, logPath, run.owner(),
           run.owner() == null ? null : run.owner().implementation(), null, null, null, null,
           null, null, now, now);
-      runs.insert(List.of(doc));
-      tx.collection(EVENTS, EventDoc.class).insert(List.of(new EventDoc(id, 1,
+      runs.insert(List.of(RunTrees.tree(doc)));
+      tx.collection(EVENTS, ObjectNode.class).insert(List.of(RunTrees.event(id, 1,
           RunEvent.RUN_ALLOCATED, null, RunStatus.STARTING,
           JsonNodeFactory.instance.objectNode(), now)));
-      return new Written(tx.revision(), doc, workspace.canonicalPath(), true);
+      return new Written(tx.revision(), doc, RunDocuments.toRecord(doc,
+          workspace.canonicalPath()), true);
     }).record(this);
   }
 
   @Override
   public Optional<RunRecord> run(String registryRunId) {
     Preconditions.checkNotNull(registryRunId, "registryRunId");
-    return read(view -> runs(view).get(Key.of(registryRunId)).map(doc -> record(view, doc)));
+    return read(view -> runs(view).get(Key.of(registryRunId)).map(tree -> record(view, RunTrees.doc(tree))));
   }
 
   @Override
   public Optional<RunRecord> runByExternalId(String externalRunId) {
     Preconditions.checkNotNull(externalRunId, "externalRunId");
     return read(view -> runs(view).get(Query.builder().exact("externalRunId", externalRunId)
-        .build()).map(doc -> record(view, doc)));
+        .build()).map(tree -> record(view, RunTrees.doc(tree))));
   }
 
   @Override
@@ -253,7 +256,7 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(runRelativePath, "runRelativePath");
     String normalized = normalize(runRelativePath);
     return read(view -> runs(view).get(Query.builder().exact("runRelativePath", normalized)
-        .exact("workspaceId", workspaceId).build()).map(doc -> record(view, doc)));
+        .exact("workspaceId", workspaceId).build()).map(tree -> record(view, RunTrees.doc(tree))));
   }
 
   @Override
@@ -261,14 +264,14 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(firstRunId, "firstRunId");
     return read(view -> runs(view).get(Query.builder().exact("firstRunId", firstRunId)
         .exact("externalRunId", firstRunId).exact("attemptNumber", 1).build())
-        .map(doc -> record(view, doc)));
+        .map(tree -> record(view, RunTrees.doc(tree))));
   }
 
   @Override
   public Optional<RunRecord> latestAttempt(String firstRunId) {
     Preconditions.checkNotNull(firstRunId, "firstRunId");
     return read(view -> runs(view).get(Query.builder().exact("firstRunId", firstRunId)
-        .sortDescending("attemptNumber").build()).map(doc -> record(view, doc)));
+        .sortDescending("attemptNumber").build()).map(tree -> record(view, RunTrees.doc(tree))));
   }
 
   @Override
@@ -294,9 +297,12 @@ public final class CollectionRunRegistry implements RunRegistry {
       List<Lineage> out = new ArrayList<>();
       Map<String, String> paths = new HashMap<>();
       for (RunOrder.LineageHead head : order.current(view).recentLineages(lineageLimit)) {
-        List<RunDoc> attempts = new ArrayList<>(runs(view).query(Query.builder()
+        List<RunDoc> attempts = new ArrayList<>();
+        for (ObjectNode tree : runs(view).query(Query.builder()
             .exact("firstRunId", head.firstRunId()).sortDescending("attemptNumber")
-            .limit(attemptLimit).build()).items());
+            .limit(attemptLimit).build()).items()) {
+          attempts.add(RunTrees.doc(tree));
+        }
         Collections.reverse(attempts);
         List<RunRecord> records = new ArrayList<>();
         attempts.forEach(doc -> records.add(RunDocuments.toRecord(doc,
@@ -324,7 +330,8 @@ public final class CollectionRunRegistry implements RunRegistry {
     RunFilters active = scope.withStatuses(activeStatuses());
     return read(view -> {
       List<RunRecord> out = new ArrayList<>();
-      for (RunDoc doc : runs(view).query(RunOrder.query(active).build()).items()) {
+      for (ObjectNode tree : runs(view).query(RunOrder.query(active).build()).items()) {
+        RunDoc doc = RunTrees.doc(tree);
         if (doc.owner() != null && !doc.owner().instanceId().isEmpty()
             && doc.owner().targetId().equals(RunOwner.LOCAL_TARGET)) {
           out.add(record(view, doc));
@@ -341,18 +348,22 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(registryRunId, "registryRunId");
     Preconditions.checkArgument(pid == null || pid > 0, "pid must be positive: %s", pid);
     return write(tx -> {
-      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
-      RunDoc doc = runs.get(Key.of(registryRunId))
-          .orElseThrow(() -> new RunNotFoundException(registryRunId));
+      Collection<ObjectNode> runs = tx.collection(RUNS, ObjectNode.class);
+      RunDoc doc = RunTrees.doc(runs.get(Key.of(registryRunId))
+          .orElseThrow(() -> new RunNotFoundException(registryRunId)));
       if (doc.status().isTerminal()) {
         throw new RunNotActiveException(registryRunId, doc.status());
       }
       RunDoc updated = doc.withPid(pid);
-      if (!updated.equals(doc)) {
-        runs.update(List.of(updated));
+      boolean changed = !updated.equals(doc);
+      if (changed) {
+        // Only the pid: a null pid names the field without a value, which removes it.
+        ObjectNode change = JsonNodeFactory.instance.objectNode();
+        change.put("id", registryRunId);
+        RunTrees.number(change, RunTrees.PID, pid);
+        runs.update(List.of(change), List.of(RunTrees.PID));
       }
-      return new Written(tx.revision(), updated, workspacePath(tx, updated),
-          !updated.equals(doc));
+      return new Written(tx.revision(), updated, record(tx, updated), changed);
     }).record(this);
   }
 
@@ -370,25 +381,29 @@ public final class CollectionRunRegistry implements RunRegistry {
     }
     Lifecycle<RunStatus> lifecycle = RunStatus.lifecycle();
     Optional<Written> result = writeOptional(tx -> {
-      Collection<RunDoc> runs = tx.collection(RUNS, RunDoc.class);
-      RunDoc doc = runs.get(Key.of(registryRunId))
+      Collection<ObjectNode> runs = tx.collection(RUNS, ObjectNode.class);
+      // The stored tree, read in place: only the fields the transition checks are read, and
+      // only those it changes are written (a partial update), not the whole run both ways.
+      ObjectNode stored = runs.get(Key.of(registryRunId))
           .orElseThrow(() -> new RunNotFoundException(registryRunId));
+      RunStatus from = RunTrees.status(stored);
       long now = clock.millis();
-      Transition<RunStatus> step = lifecycle.transition(doc.status(), to,
-          RunTransitions.stamped(doc), Instant.ofEpochMilli(now), registryRunId);
+      Transition<RunStatus> step = lifecycle.transition(from, to,
+          RunTransitions.stamped(stored), Instant.ofEpochMilli(now), registryRunId);
       if (step.isNoOp()) {
         return Optional.empty();
       }
-      if (doc.revision() != expectedRevision) {
-        throw new StaleRunRevisionException(registryRunId, expectedRevision, doc.revision());
+      long current = stored.path(RunTrees.REVISION).asLong();
+      if (current != expectedRevision) {
+        throw new StaleRunRevisionException(registryRunId, expectedRevision, current);
       }
-      long revision = doc.revision() + 1;
-      RunDoc next = RunTransitions.apply(doc, step, revision, now, details);
-      runs.update(List.of(next));
-      tx.collection(EVENTS, EventDoc.class).insert(List.of(new EventDoc(registryRunId,
-          revision, StatusChanged.TYPE, doc.status(), to,
-          eventDetails, now)));
-      return Optional.of(new Written(tx.revision(), next, workspacePath(tx, next), true));
+      long revision = current + 1;
+      RunTransitions.Change change = RunTransitions.change(registryRunId, step, revision, now,
+          details);
+      RunDoc next = RunTrees.doc(runs.update(List.of(change.tree()), change.fields()).get(0));
+      tx.collection(EVENTS, ObjectNode.class).insert(List.of(RunTrees.event(registryRunId,
+          revision, StatusChanged.TYPE, from, to, eventDetails, now)));
+      return Optional.of(new Written(tx.revision(), next, record(tx, next), true));
     });
     return result.map(w -> w.record(this)).orElseGet(() -> run(registryRunId)
         .orElseThrow(() -> new RunNotFoundException(registryRunId)));
@@ -399,8 +414,9 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(registryRunId, "registryRunId");
     return read(view -> {
       List<RunEvent> out = new ArrayList<>();
-      for (EventDoc doc : view.collection(EVENTS, EventDoc.class).query(Query.builder()
+      for (ObjectNode tree : view.collection(EVENTS, ObjectNode.class).query(Query.builder()
           .exact("runId", registryRunId).sortAscending("sequence").build()).items()) {
+        EventDoc doc = RunTrees.eventDoc(tree);
         out.add(new RunEvent(doc.runId(), doc.sequence(), doc.type(), doc.from(), doc.to(),
             doc.details() == null ? JsonNodeFactory.instance.objectNode() : doc.details(),
             Instant.ofEpochMilli(doc.createdAtMs())));
@@ -409,11 +425,14 @@ public final class CollectionRunRegistry implements RunRegistry {
     });
   }
 
-  /** A committed write: the revision the transaction read, and the run it wrote. */
-  private record Written(long readRevision, RunDoc doc, String workspaceDir, boolean wrote) {
+  /**
+   * A committed write: the revision the transaction read, the run it wrote, and that run as
+   * the caller gets it (built inside the transaction, while the stored tree is the run's).
+   */
+  private record Written(long readRevision, RunDoc doc, RunRecord result, boolean wrote) {
     RunRecord record(CollectionRunRegistry registry) {
       registry.order.committed(readRevision, doc, wrote);
-      return RunDocuments.toRecord(doc, workspaceDir);
+      return result;
     }
   }
 
@@ -430,17 +449,17 @@ public final class CollectionRunRegistry implements RunRegistry {
     return store.read(options.partition(), work);
   }
 
-  static CollectionReader<RunDoc> runs(View view) {
-    return view.collection(RUNS, RunDoc.class);
+  static CollectionReader<ObjectNode> runs(View view) {
+    return view.collection(RUNS, ObjectNode.class);
   }
 
-  private static CollectionReader<WorkspaceDoc> workspaces(View view) {
-    return view.collection(WORKSPACES, WorkspaceDoc.class);
+  private static CollectionReader<ObjectNode> workspaces(View view) {
+    return view.collection(WORKSPACES, ObjectNode.class);
   }
 
   private static String workspacePath(View view, RunDoc doc) {
-    return workspaces(view).get(Key.of(doc.workspaceId())).map(WorkspaceDoc::canonicalPath)
-        .orElse("");
+    return workspaces(view).get(Key.of(doc.workspaceId()))
+        .map(tree -> RunTrees.text(tree, "canonicalPath")).orElse("");
   }
 
   private static RunRecord record(View view, RunDoc doc) {

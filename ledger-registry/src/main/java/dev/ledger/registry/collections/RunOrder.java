@@ -1,5 +1,6 @@
 package dev.ledger.registry.collections;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Key;
 import dev.ledger.collections.Query;
 import dev.ledger.collections.View;
@@ -66,8 +67,8 @@ final class RunOrder {
   synchronized Snapshot current(View view) {
     if (view.revision() != revision) {
       clear();
-      for (RunDoc doc : CollectionRunRegistry.runs(view).query(Query.all()).items()) {
-        put(doc);
+      for (ObjectNode tree : CollectionRunRegistry.runs(view).query(Query.all()).items()) {
+        put(RunTrees.doc(tree));
       }
       revision = view.revision();
     }
@@ -144,7 +145,8 @@ final class RunOrder {
       }
       List<RunDoc> out = new ArrayList<>(ids.size());
       for (String id : ids) {
-        CollectionRunRegistry.runs(view).get(Key.of(id)).ifPresent(out::add);
+        CollectionRunRegistry.runs(view).get(Key.of(id)).map(RunTrees::doc)
+            .ifPresent(out::add);
       }
       return out;
     }
