@@ -26,7 +26,9 @@ import java.util.List;
  * known keys, each once, of the right JSON types); for any other line it defers to
  * {@link JournalLine#decode}, so that a malformed, older or newer record fails (or reads)
  * exactly as it does there. Duplicate keys are refused as there: by this reader for the
- * record's and the events' keys, by the tree reader for payloads.
+ * record's and the events' keys, by the tree reader for payloads. Payload trees are built
+ * straight from the parser ({@link PayloadTrees}); a record with a payload the builder leaves
+ * to the mapper (a float, a repeated key) is read again with the mapper's tree reader.
  */
 public final class EventRecordReader {
   /** Builds payload trees; a repeated key in a payload fails as it does in a full decode. */
@@ -60,7 +62,12 @@ public final class EventRecordReader {
   public static CommitRecord decode(byte[] line, int length) {
     int bodyLength = JournalLine.checkFrame(line, length);
     try {
-      CommitRecord record = read(line, JournalLine.PREFIX, bodyLength);
+      CommitRecord record;
+      try {
+        record = read(line, JournalLine.PREFIX, bodyLength, false);
+      } catch (PayloadTrees.Unsupported e) {
+        record = read(line, JournalLine.PREFIX, bodyLength, true);
+      }
       if (record != null) {
         return record;
       }
@@ -70,8 +77,13 @@ public final class EventRecordReader {
     return JournalLine.decode(line, length);
   }
 
-  /** The record, or null if the bytes are not a record in the shape this library writes. */
-  private static CommitRecord read(byte[] bytes, int offset, int length) throws IOException {
+  /**
+   * The record, or null if the bytes are not a record in the shape this library writes.
+   * Payloads are built by {@link PayloadTrees}, or with {@code byReader} by the mapper's tree
+   * reader (for a record where the builder threw {@link PayloadTrees.Unsupported}).
+   */
+  private static CommitRecord read(byte[] bytes, int offset, int length, boolean byReader)
+      throws IOException {
     try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
       // Keys are checked here, each bit once; payload trees check theirs as they are built.
       in.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -129,7 +141,7 @@ public final class EventRecordReader {
             if (token != JsonToken.START_ARRAY) {
               return null;
             }
-            drafts = events(in, committedAtText, committedAt);
+            drafts = events(in, committedAtText, committedAt, byReader);
             if (drafts == null) {
               return null;
             }
@@ -190,8 +202,8 @@ public final class EventRecordReader {
    * to {@code committedAt}'s text shares its instant instead of being parsed again, and a type
    * equal to the previous event's shares its string.
    */
-  private static List<Draft> events(JsonParser in, String committedAtText, Instant committedAt)
-      throws IOException {
+  private static List<Draft> events(JsonParser in, String committedAtText, Instant committedAt,
+      boolean byReader) throws IOException {
     List<Draft> drafts = new ArrayList<>();
     String previousType = null;
     JsonToken token;
@@ -214,7 +226,7 @@ public final class EventRecordReader {
             if (payload != null) {
               return null;
             }
-            payload = PAYLOAD.readTree(in);
+            payload = byReader ? PAYLOAD.readTree(in) : PayloadTrees.read(in);
           }
           case "sequence" -> {
             if (hasSequence || !isLong(in, value)) {
