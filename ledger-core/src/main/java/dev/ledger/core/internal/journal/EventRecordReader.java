@@ -22,11 +22,12 @@ import java.util.List;
  * {@link CommitRecord#events()} and the positions, never for {@link CommitRecord#applyTo}.
  *
  * <p>Same frame and checksum checks as {@link JournalLine#decode}, and the same answer for a
- * line it accepts. It accepts only records in the shape this library writes (format 2 or 3,
- * known keys, each once, of the right JSON types); for any other line it defers to
+ * line it accepts. It accepts only records in the shape this library writes (the record's keys
+ * as {@link RecordShell} checks them; each event's keys known, each once, of the right JSON
+ * types); for any other line it defers to
  * {@link JournalLine#decode}, so that a malformed, older or newer record fails (or reads)
- * exactly as it does there. Duplicate keys are refused as there: by this reader for the
- * record's and the events' keys, by the tree reader for payloads. Payload trees are built
+ * exactly as it does there. Duplicate keys are refused as there: by the shell for the
+ * record's keys, by this reader for the events' keys, by the tree builders for payloads. Payload trees are built
  * straight from the parser ({@link PayloadTrees}); a record with a payload the builder leaves
  * to the mapper (a float, a repeated key) is read again with the mapper's tree reader.
  */
@@ -35,18 +36,6 @@ public final class EventRecordReader {
   private static final ObjectReader PAYLOAD = LedgerJson.mapper().reader()
       .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .with(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
-
-  private static final int COMMAND = 1;
-  private static final int COMMITTED_AT = 1 << 1;
-  private static final int EVENTS = 1 << 2;
-  private static final int FIRST_SEQUENCE = 1 << 3;
-  private static final int FORCED_THROUGH = 1 << 4;
-  private static final int FORMAT = 1 << 5;
-  private static final int PATCH = 1 << 6;
-  private static final int REVISION = 1 << 7;
-  private static final int ROOT = 1 << 8;
-  private static final int STATE = 1 << 9;
-  private static final int STATE_VERSION = 1 << 10;
 
   private EventRecordReader() {}
 
@@ -85,110 +74,48 @@ public final class EventRecordReader {
   private static CommitRecord read(byte[] bytes, int offset, int length, boolean byReader)
       throws IOException {
     try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
-      // Keys are checked here, each bit once; payload trees check theirs as they are built.
+      // Keys are checked by the shell, each once; payload trees check theirs as they are built.
       in.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-      if (in.nextToken() != JsonToken.START_OBJECT) {
+      Parts parts = new Parts(byReader);
+      RecordShell shell = RecordShell.read(in, parts);
+      if (shell == null) {
         return null;
       }
-      int seen = 0;
-      String root = null;
-      long revision = 0;
-      long firstSequence = 0;
-      long format = 0;
-      long forcedThrough = 0;
-      long stateVersion = 0;
-      String committedAtText = null;
-      Instant committedAt = null;
-      String commandId = null;
-      String commandDigest = null;
-      List<Draft> drafts = null;
-      for (String name = in.nextFieldName(); name != null; name = in.nextFieldName()) {
-        int bit = bit(name);
-        if (bit == 0 || (seen & bit) != 0) {
-          return null;
-        }
-        seen |= bit;
-        JsonToken token = in.nextToken();
-        switch (bit) {
-          case COMMAND -> {
-            if (token != JsonToken.START_OBJECT) {
-              return null;
-            }
-            for (String key = in.nextFieldName(); key != null; key = in.nextFieldName()) {
-              if (in.nextToken() != JsonToken.VALUE_STRING) {
-                return null;
-              }
-              if (key.equals("id") && commandId == null) {
-                commandId = in.getText();
-              } else if (key.equals("digest") && commandDigest == null) {
-                commandDigest = in.getText();
-              } else {
-                return null;
-              }
-            }
-            if (commandId == null || commandDigest == null) {
-              return null;
-            }
-          }
-          case COMMITTED_AT -> {
-            if (token != JsonToken.VALUE_STRING) {
-              return null;
-            }
-            committedAtText = in.getText();
-            committedAt = JsonFields.instant(committedAtText, "committedAt");
-          }
-          case EVENTS -> {
-            if (token != JsonToken.START_ARRAY) {
-              return null;
-            }
-            drafts = events(in, committedAtText, committedAt, byReader);
-            if (drafts == null) {
-              return null;
-            }
-          }
-          case PATCH, STATE -> in.skipChildren();
-          case ROOT -> {
-            if (token != JsonToken.VALUE_STRING) {
-              return null;
-            }
-            root = in.getText();
-          }
-          default -> {
-            if (!isLong(in, token)) {
-              return null;
-            }
-            long value = in.getLongValue();
-            switch (bit) {
-              case FIRST_SEQUENCE -> firstSequence = value;
-              case FORCED_THROUGH -> forcedThrough = value;
-              case FORMAT -> format = value;
-              case REVISION -> revision = value;
-              default -> stateVersion = value;
-            }
-          }
-        }
-      }
-      if (in.nextToken() != null) {
-        return null;
-      }
-      int required = COMMITTED_AT | EVENTS | FIRST_SEQUENCE | FORMAT | REVISION | ROOT
-          | STATE_VERSION;
-      if ((seen & required) != required || (format != 2 && format != 3)
-          || (format == 2 && (seen & FORCED_THROUGH) != 0)
-          || ((seen & FORCED_THROUGH) != 0 && (forcedThrough < 0
-              || forcedThrough >= revision - 1))
-          || stateVersion < 0 || stateVersion > Integer.MAX_VALUE) {
-        return null;
-      }
-      List<Event> events = new ArrayList<>(drafts.size());
-      for (Draft d : drafts) {
-        events.add(new Event(d.id, root, d.sequence, revision, d.type, d.occurredAt, d.payload,
-            d.commandId, d.operationId));
+      List<Event> events = new ArrayList<>(parts.drafts.size());
+      for (Draft d : parts.drafts) {
+        events.add(new Event(d.id, shell.root, d.sequence, shell.revision, d.type, d.occurredAt,
+            d.payload, d.commandId, d.operationId));
       }
       JsonNode skipped = NullNode.getInstance();
-      return new CommitRecord((int) format, root, revision, committedAt, firstSequence, events,
-          commandId, commandDigest, (int) stateVersion, (seen & STATE) != 0 ? skipped : null,
-          (seen & PATCH) != 0 ? skipped : null);
+      return new CommitRecord(shell.format, shell.root, shell.revision, shell.committedAt,
+          shell.firstSequence, events, shell.commandId, shell.commandDigest, shell.stateVersion,
+          shell.hasState() ? skipped : null, shell.hasState() ? null : skipped);
+    }
+  }
+
+  /** Builds the events; steps over the state or patch. */
+  private static final class Parts implements RecordShell.Parts {
+    private final boolean byReader;
+    private List<Draft> drafts;
+
+    Parts(boolean byReader) {
+      this.byReader = byReader;
+    }
+
+    @Override
+    public boolean events(JsonParser in, RecordShell shell) throws IOException {
+      drafts = EventRecordReader.events(in, shell.committedAtText, shell.committedAt, byReader);
+      return drafts != null;
+    }
+
+    @Override
+    public void state(JsonParser in) throws IOException {
+      in.skipChildren();
+    }
+
+    @Override
+    public void patch(JsonParser in) throws IOException {
+      in.skipChildren();
     }
   }
 
@@ -229,7 +156,7 @@ public final class EventRecordReader {
             payload = byReader ? PAYLOAD.readTree(in) : PayloadTrees.read(in);
           }
           case "sequence" -> {
-            if (hasSequence || !isLong(in, value)) {
+            if (hasSequence || !RecordShell.isLong(in, value)) {
               return null;
             }
             sequence = in.getLongValue();
@@ -304,28 +231,5 @@ public final class EventRecordReader {
       }
     }
     return true;
-  }
-
-  /** Whether the token is an integer that fits a long (as {@code JsonFields.integer}). */
-  private static boolean isLong(JsonParser in, JsonToken token) throws IOException {
-    return token == JsonToken.VALUE_NUMBER_INT
-        && in.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
-  }
-
-  private static int bit(String name) {
-    return switch (name) {
-      case "command" -> COMMAND;
-      case "committedAt" -> COMMITTED_AT;
-      case "events" -> EVENTS;
-      case "firstSequence" -> FIRST_SEQUENCE;
-      case "forcedThrough" -> FORCED_THROUGH;
-      case "format" -> FORMAT;
-      case "patch" -> PATCH;
-      case "revision" -> REVISION;
-      case "root" -> ROOT;
-      case "state" -> STATE;
-      case "stateVersion" -> STATE_VERSION;
-      default -> 0;
-    };
   }
 }

@@ -1,40 +1,18 @@
 package dev.ledger.core.internal.journal;
 
+import static dev.ledger.core.internal.journal.RecordLines.frame;
+import static dev.ledger.core.internal.journal.RecordLines.written;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.Event;
-import dev.ledger.core.EventDraft;
-import dev.ledger.core.internal.command.CommandDigests;
-import dev.ledger.core.spi.CommitRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class PatchRecordReaderTest {
-  private static final Instant NOW = Instant.parse("2026-01-01T00:00:00.123Z");
-
-  private static CommitRecord written(long previousRevision, ObjectNode previousState,
-      String commandId) {
-    ObjectNode state = JsonNodeFactory.instance.objectNode().put("a", "b\nc\"d").put("n", 1);
-    state.putObject("docs").put("[\"k-1\"]", 1).put("k-2", "x".repeat(200));
-    ObjectNode payload = JsonNodeFactory.instance.objectNode();
-    payload.set("amount", DecimalNode.valueOf(new java.math.BigDecimal("3.14159265358979323846")));
-    payload.put("text", "\u00e9\n\u2028");
-    payload.putArray("list").add(1).add("x").addNull();
-    List<EventDraft> drafts = List.of(new EventDraft("paid", payload, "c-1", "op-1"),
-        EventDraft.of("noted", Map.of("n", 1)), EventDraft.of("noted", Map.of("n", 2)));
-    CommitRequest request = new CommitRequest(previousRevision, state, 40, 3, drafts, commandId,
-        commandId == null ? null : CommandDigests.intent(drafts));
-    return CommitRecord.next("root-1", previousRevision, 5, previousState, request, NOW);
-  }
 
   /** The shell, state and patch as the full decode reads them; events only by sequence. */
   private static void assertSameAsFullDecode(byte[] line) {
@@ -65,9 +43,7 @@ class PatchRecordReaderTest {
 
   @Test
   void aPatchRecordWithoutACommandReadsTheSamePatchAsTheFullDecode() {
-    ObjectNode previous = JsonNodeFactory.instance.objectNode().put("a", "b\nc\"d").put("n", 0);
-    previous.putObject("docs").put("[\"k-1\"]", 0).put("k-2", "x".repeat(200));
-    CommitRecord record = written(4, previous, null);
+    CommitRecord record = written(4, RecordLines.previousState(), null);
     assertThat(record.patch()).isNotNull();
     assertSameAsFullDecode(JournalLine.encode(record));
   }
@@ -105,24 +81,11 @@ class PatchRecordReaderTest {
         good.replace("STATE", "{}").replace("FORMAT", "2").replace("EXTRA", ",\"patch\":{}"),
         good.replace("STATE", "{}").replace("FORMAT", "2").replace("\"revision\":1",
             "\"revision\":\"1\""));
-    for (String body : bodies) {
-      byte[] line = frame(body);
-      Throwable expected = thrown(() -> JournalLine.decode(line, line.length - 1));
-      assertThat(expected).as(body).isInstanceOf(JournalLine.InvalidRecordException.class);
-      assertThatThrownBy(() -> PatchRecordReader.decode(line, line.length - 1)).as(body)
-          .isInstanceOf(expected.getClass()).hasMessage(expected.getMessage());
-    }
-    byte[] future = frame(good.replace("STATE", "{}").replace("FORMAT", "9")
-        .replace("EXTRA", ""));
-    assertThatThrownBy(() -> PatchRecordReader.decode(future, future.length - 1))
-        .isInstanceOf(CommitRecord.FutureFormatException.class);
-    byte[] torn = frame(good.replace("STATE", "{}").replace("FORMAT", "2")
-        .replace("EXTRA", ""));
-    torn[torn.length - 5] ^= 1;
-    assertThatThrownBy(() -> PatchRecordReader.decode(torn, torn.length - 1))
-        .isInstanceOf(JournalLine.DefectException.class)
-        .isNotInstanceOf(JournalLine.InvalidRecordException.class)
-        .hasMessageContaining("checksum mismatch");
+    RecordLines.assertRefusedAsTheFullDecodeRefuses(PatchRecordReader::decode, bodies,
+        good.replace("STATE", "{}").replace("FORMAT", "2")
+            .replace("EXTRA", ""),
+        good.replace("STATE", "{}").replace("FORMAT", "9")
+            .replace("EXTRA", ""));
   }
 
   @Test
@@ -140,23 +103,5 @@ class PatchRecordReaderTest {
     assertThat(record.firstSequence()).isEqualTo(3);
     assertThat(record.nextSequence()).isEqualTo(5);
     assertThat(record.patch().get("x").intValue()).isEqualTo(1);
-  }
-
-  private static Throwable thrown(Runnable r) {
-    try {
-      r.run();
-    } catch (RuntimeException e) {
-      return e;
-    }
-    throw new AssertionError("expected a failure");
-  }
-
-  /** A journal line around {@code body}, with its checksum. */
-  private static byte[] frame(String body) {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(bytes);
-    String line = String.format("{\"crc32c\":\"%08x\",\"commit\":%s}%n", crc.getValue(), body);
-    return line.replace(System.lineSeparator(), "\n").getBytes(StandardCharsets.UTF_8);
   }
 }
