@@ -265,28 +265,10 @@ public final class PostgresArtifactStore implements ArtifactStore {
    */
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
-    if (!meters.recording()) {
-      return freezeOnce(rootId, attemptId, submission).snapshot();
-    }
-    Freeze freeze;
-    try {
-      freeze = freezeOnce(rootId, attemptId, submission);
-    } catch (ArtifactConflictException e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
-      throw e;
-    } catch (RuntimeException | Error e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
-      throw e;
-    }
-    meters.freeze(freeze.fresh() ? ArtifactMeters.FreezeOutcome.FROZEN
-        : ArtifactMeters.FreezeOutcome.SAME);
-    return freeze.snapshot();
+    return meters.recordFreeze(() -> freezeOnce(rootId, attemptId, submission));
   }
 
-  /** A freeze's snapshot, and whether this freeze inserted its row. */
-  private record Freeze(ArtifactSnapshot snapshot, boolean fresh) {}
-
-  private Freeze freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
+  private ArtifactMeters.Frozen freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
     ArtifactSnapshot.idFor(attemptId);
@@ -300,7 +282,7 @@ public final class PostgresArtifactStore implements ArtifactStore {
     try {
       ArtifactSnapshot existing = rows.byAttempt(c, rootId, attemptId);
       if (existing != null) {
-        return new Freeze(sameOrConflict(existing, digest), false);
+        return new ArtifactMeters.Frozen(sameOrConflict(existing, digest), false);
       }
       ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content,
           options.clock().instant());
@@ -314,14 +296,14 @@ public final class PostgresArtifactStore implements ArtifactStore {
       while (true) {
         if (rows.insertIfAbsent(c, snapshot)) {
           commit(c, operation);
-          return new Freeze(snapshot, true);
+          return new ArtifactMeters.Frozen(snapshot, true);
         }
         // Each statement sees what committed before it began: the winner, unless an orphan
         // cleanup removed it since, and then the insert is tried again.
         existing = rows.byAttempt(c, rootId, attemptId);
         if (existing != null) {
           c.commit();
-          return new Freeze(sameOrConflict(existing, digest), false);
+          return new ArtifactMeters.Frozen(sameOrConflict(existing, digest), false);
         }
       }
     } catch (SQLException e) {

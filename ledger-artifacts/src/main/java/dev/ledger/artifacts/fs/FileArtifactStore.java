@@ -252,28 +252,10 @@ public final class FileArtifactStore implements ArtifactStore {
 
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
-    if (!meters.recording()) {
-      return freezeOnce(rootId, attemptId, submission).snapshot();
-    }
-    Freeze freeze;
-    try {
-      freeze = freezeOnce(rootId, attemptId, submission);
-    } catch (ArtifactConflictException e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
-      throw e;
-    } catch (RuntimeException | Error e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
-      throw e;
-    }
-    meters.freeze(freeze.fresh() ? ArtifactMeters.FreezeOutcome.FROZEN
-        : ArtifactMeters.FreezeOutcome.SAME);
-    return freeze.snapshot();
+    return meters.recordFreeze(() -> freezeOnce(rootId, attemptId, submission));
   }
 
-  /** A freeze's snapshot, and whether this freeze stored it. */
-  private record Freeze(ArtifactSnapshot snapshot, boolean fresh) {}
-
-  private Freeze freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
+  private ArtifactMeters.Frozen freezeOnce(String rootId, String attemptId, AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
     String snapshotId = ArtifactSnapshot.idFor(attemptId);
@@ -301,7 +283,7 @@ public final class FileArtifactStore implements ArtifactStore {
         SafeFiles.createDirectories(file.getParent(), sync());
         Path temp = writeTemp(SnapshotFile.encode(snapshot), true);
         if (SafeFiles.publishOnce(temp, file, sync())) {
-          return new Freeze(snapshot, true);
+          return new ArtifactMeters.Frozen(snapshot, true);
         }
         // Only a writer that bypasses the lock gets here; its link still decides.
         existing = SnapshotFile.read(file, rootId, snapshotId);
@@ -316,9 +298,9 @@ public final class FileArtifactStore implements ArtifactStore {
     }
   }
 
-  private static Freeze sameOrConflict(ArtifactSnapshot existing, String digest) {
+  private static ArtifactMeters.Frozen sameOrConflict(ArtifactSnapshot existing, String digest) {
     if (existing.sha256().equals(digest)) {
-      return new Freeze(existing, false);
+      return new ArtifactMeters.Frozen(existing, false);
     }
     throw new ArtifactConflictException(existing.rootId(), existing.attemptId(),
         existing.sha256(), digest);

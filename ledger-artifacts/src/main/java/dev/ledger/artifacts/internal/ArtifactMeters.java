@@ -1,7 +1,10 @@
 package dev.ledger.artifacts.internal;
 
+import dev.ledger.artifacts.ArtifactConflictException;
+import dev.ledger.artifacts.ArtifactSnapshot;
 import dev.ledger.artifacts.BlobCollection;
 import dev.ledger.artifacts.CleanupMode;
+import java.util.function.Supplier;
 
 /**
  * What an artifact store records about itself: {@link #NONE} when its options carry no meter
@@ -72,6 +75,40 @@ public interface ArtifactMeters {
    * @param outcome how
    */
   void freeze(FreezeOutcome outcome);
+
+  /**
+   * A freeze's snapshot, and whether this freeze stored it.
+   *
+   * @param snapshot the attempt's snapshot
+   * @param fresh true if this freeze stored it, false if it was found with the same content
+   */
+  record Frozen(ArtifactSnapshot snapshot, boolean fresh) {}
+
+  /**
+   * Runs one freeze of a store and records how it ended: {@link FreezeOutcome#FROZEN} or
+   * {@link FreezeOutcome#SAME} from its result, {@link FreezeOutcome#CONFLICT} or
+   * {@link FreezeOutcome#ERROR} from what it throws (rethrown as it is).
+   *
+   * @param freeze the store's freeze
+   * @return the snapshot it returned
+   */
+  default ArtifactSnapshot recordFreeze(Supplier<Frozen> freeze) {
+    if (!recording()) {
+      return freeze.get().snapshot();
+    }
+    Frozen frozen;
+    try {
+      frozen = freeze.get();
+    } catch (ArtifactConflictException e) {
+      freeze(FreezeOutcome.CONFLICT);
+      throw e;
+    } catch (RuntimeException | Error e) {
+      freeze(FreezeOutcome.ERROR);
+      throw e;
+    }
+    freeze(frozen.fresh() ? FreezeOutcome.FROZEN : FreezeOutcome.SAME);
+    return frozen.snapshot();
+  }
 
   /**
    * One garbage collection ran.

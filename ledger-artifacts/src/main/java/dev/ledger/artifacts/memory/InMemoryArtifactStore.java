@@ -126,21 +126,11 @@ public final class InMemoryArtifactStore implements ArtifactStore {
 
   @Override
   public ArtifactSnapshot freeze(String rootId, String attemptId, AttemptSubmission submission) {
-    ArtifactSnapshot snapshot;
-    try {
-      snapshot = freezeOnce(rootId, attemptId, submission);
-    } catch (ArtifactConflictException e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.CONFLICT);
-      throw e;
-    } catch (RuntimeException | Error e) {
-      meters.freeze(ArtifactMeters.FreezeOutcome.ERROR);
-      throw e;
-    }
-    return snapshot;
+    return meters.recordFreeze(() -> freezeOnce(rootId, attemptId, submission));
   }
 
-  /** Freezes, and records whether a snapshot was stored or found with the same content. */
-  private ArtifactSnapshot freezeOnce(String rootId, String attemptId,
+  /** Freezes, and says whether a snapshot was stored or found with the same content. */
+  private ArtifactMeters.Frozen freezeOnce(String rootId, String attemptId,
       AttemptSubmission submission) {
     checkOpen();
     Identifiers.check("root id", rootId);
@@ -153,8 +143,7 @@ public final class InMemoryArtifactStore implements ArtifactStore {
       ArtifactSnapshot existing = contents.snapshots(rootId).get(snapshotId);
       if (existing != null) {
         if (existing.sha256().equals(content.sha256())) {
-          meters.freeze(ArtifactMeters.FreezeOutcome.SAME);
-          return existing;
+          return new ArtifactMeters.Frozen(existing, false);
         }
         throw new ArtifactConflictException(rootId, attemptId, existing.sha256(),
             content.sha256());
@@ -166,8 +155,7 @@ public final class InMemoryArtifactStore implements ArtifactStore {
       }
       ArtifactSnapshot snapshot = ArtifactSnapshot.of(rootId, attemptId, content, now());
       contents.roots.computeIfAbsent(rootId, r -> new TreeMap<>()).put(snapshotId, snapshot);
-      meters.freeze(ArtifactMeters.FreezeOutcome.FROZEN);
-      return snapshot;
+      return new ArtifactMeters.Frozen(snapshot, true);
     }
   }
 
