@@ -11,7 +11,6 @@ import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -32,8 +31,10 @@ import java.util.regex.Pattern;
  * </pre>
  * The digest is a copy of the one in the command's journal record (of the kind that record's
  * format defines); commands are compared against the record itself, never against this copy.
- * Entries are written at checkpoint time (not on the commit path), each forced, then their
- * directories forced, and only then is {@code state.json} replaced: so every command in a
+ * Entries are written at checkpoint time (not on the commit path), each to a temp file of the
+ * writer's own ({@code .<name>.<pid>.<n>.tmp}), forced and renamed over its name, so that an
+ * entry is whole or absent; then their directories are forced, and only then is
+ * {@code state.json} replaced: so every command in a
  * checkpointed revision has a durable entry, and commands after the checkpoint are known from
  * the journal records a writer replays when it opens. An entry is idempotent (same content
  * each time it is written). An entry that already holds its content is only forced, never
@@ -92,7 +93,10 @@ final class CommandIndex {
     }
   }
 
-  /** Writes {@code entries} durably (with {@code sync}): each file, then the directories. */
+  /**
+   * Writes {@code entries} durably (with {@code sync}): each file (whole, by a rename), then
+   * the directories.
+   */
   void write(Map<String, Entry> entries, boolean sync) throws IOException {
     Set<Path> dirs = new LinkedHashSet<>();
     for (Map.Entry<String, Entry> item : entries.entrySet()) {
@@ -109,13 +113,10 @@ final class CommandIndex {
           }
         }
       } else {
-        try (FileChannel channel = SafeFiles.open(file, Set.of(StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
-          SafeFiles.writeFully(channel, ByteBuffer.wrap(content), 0);
-          if (sync) {
-            channel.force(true);
-          }
-        }
+        // Whole or not at all: a temp file of this writer's own, forced, then renamed over the
+        // name. Written in place, a writer killed between creating the file and writing it
+        // left an empty entry, which a command's retry read as a corrupt index.
+        SafeFiles.replaceFile(SafeFiles.uniqueSibling(file, ".tmp"), file, content, sync);
       }
       dirs.add(file.getParent());
     }

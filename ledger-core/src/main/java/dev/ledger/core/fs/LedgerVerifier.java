@@ -555,9 +555,10 @@ final class LedgerVerifier {
     if (journaled != null) {
       if (!journaled.equals(entry)) {
         if (checkpoint == null || journaled.revision() > checkpoint.revision()) {
-          // Entries are written in place before the checkpoint that covers them is
-          // published; a crash there may leave one garbled, and the next checkpoint
-          // rewrites it. Readers compare commands against the journal record, never this.
+          // Entries are written before the checkpoint that covers them is published (whole,
+          // by a rename; stores written before that wrote them in place, and a crash could
+          // leave one garbled); the next checkpoint rewrites one that differs. Readers compare
+          // commands against the journal record, never this.
           note(Kind.UNSETTLED_COMMAND_ENTRY, file, -1, "the entry of " + id + " (revision "
               + journaled.revision() + ", which no checkpoint covers yet) differs from its "
               + "commit: a checkpoint in progress, or damage the next checkpoint rewrites ("

@@ -1,12 +1,16 @@
 package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.spi.CommitRequest;
+import dev.ledger.testing.fault.FaultyFileSystem;
+import dev.ledger.testing.fault.Op;
+import dev.ledger.testing.fault.Persistence;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +19,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -113,5 +118,37 @@ class CommandIndexTest {
         assertThat(retry.revision()).isEqualTo(revision);
       }
     }
+  }
+
+  /**
+   * A checkpoint's entry is whole or absent: an I/O error after the entry's file was created
+   * (here, its write fails) leaves no entry, and the command is still found through the
+   * journal. Written in place, the file stayed behind empty and the retry failed as a corrupt
+   * index (as a SIGKILL between the create and the write left it).
+   */
+  @Test
+  void anEntryCutOffBeforeItsBytesLeavesNoEntryAndTheCommandIsStillFound() throws IOException {
+    Path real = dir.resolve("real");
+    Files.createDirectories(real);
+    FaultyFileSystem fs = FaultyFileSystem.over(real);
+    Path base = fs.root().resolve("store");
+    try (FileLedgerStore store = FileLedgerStore.open(base, options())) {
+      Ledger<Counter> ledger = store.ledger(ROOT, Counter.class);
+      for (int revision = 1; revision <= 4; revision++) {
+        commit(ledger, revision);
+      }
+    }
+    CommandIndex index = new CommandIndex(base.resolve("ledgers").resolve(ROOT)
+        .resolve("commands"));
+    String id = CommitRequest.publicCommandId("command-5");
+    fs.failAt(Op.WRITE, 1, Persistence.TRANSIENT);
+    assertThatThrownBy(() -> index.write(Map.of(id, new CommandIndex.Entry("d", 5, 1, 0)),
+        true)).isInstanceOf(IOException.class);
+    assertThat(fs.injected()).isEqualTo(1);
+    assertThat(index.path(id)).doesNotExist();
+    try (Stream<Path> files = Files.list(index.path(id).getParent())) {
+      assertThat(files).as("no temp file left").isEmpty();
+    }
+    assertThat(index.find(id)).isNull();
   }
 }

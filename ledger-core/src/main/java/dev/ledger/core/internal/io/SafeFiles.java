@@ -229,7 +229,26 @@ public final class SafeFiles {
    * temp name is fixed: callers serialize writers of one target (they hold its lock).
    */
   public static void replace(Path target, byte[] content, boolean sync) throws IOException {
-    Path temp = tempSibling(target);
+    replaceFile(tempSibling(target), target, content, sync);
+    if (sync) {
+      forceDirectory(target.getParent());
+    }
+  }
+
+  /**
+   * {@link #replace} through the given temp file, without forcing the directory: for a caller
+   * that writes many files of one directory and forces it once. The temp file is removed if a
+   * step fails.
+   *
+   * @param temp the temp file, a sibling of {@code target} no other writer uses at the same
+   *     time (see {@link #uniqueSibling})
+   * @param target the file to replace
+   * @param content its new bytes
+   * @param sync whether the temp file is forced before the rename
+   * @throws IOException if a step fails (then {@code target} is as it was)
+   */
+  public static void replaceFile(Path temp, Path target, byte[] content, boolean sync)
+      throws IOException {
     try (FileChannel channel = open(temp, Set.of(StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))) {
       writeFully(channel, ByteBuffer.wrap(content), 0);
@@ -247,10 +266,8 @@ public final class SafeFiles {
       deleteQuietly(temp, e);
       throw e;
     }
-    if (sync) {
-      forceDirectory(target.getParent());
-    }
   }
+
 
   /**
    * A hidden sibling of {@code target} no other caller gets, in this process (a counter) or
