@@ -12,6 +12,12 @@ import java.nio.file.Path;
 final class PostgresCommitProbe {
   private PostgresCommitProbe() {}
 
+  /**
+   * Starts the server, runs the measurement and prints the table to standard output.
+   *
+   * @param args optionally the number of measured rounds
+   * @throws Exception if the server does not start or a commit fails
+   */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     BenchConfig config = BenchConfig.full(Path.of("target", "probe")).withRounds(rounds);
