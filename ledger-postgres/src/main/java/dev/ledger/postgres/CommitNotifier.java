@@ -107,7 +107,10 @@ final class CommitNotifier {
     }
   }
 
-  /** Sends every pending root id in one statement; on failure they stay pending. */
+  /**
+   * Sends every pending root id in one statement, which also turns {@code synchronous_commit}
+   * off for its own transaction; on failure they stay pending.
+   */
   private void sendPending() throws SQLException {
     List<String> roots = new ArrayList<>(pending);
     if (roots.isEmpty()) {
@@ -118,9 +121,11 @@ final class CommitNotifier {
       if (!c.getAutoCommit()) {
         c.setAutoCommit(true);
       }
+      // One statement: synchronous_commit is read when the transaction commits, so setting
+      // it anywhere in the transaction, here with the notifications, is enough.
       try (PreparedStatement ps = c.prepareStatement(
-          "SELECT set_config('synchronous_commit', 'off', true);"
-              + " SELECT count(pg_notify(?, r)) FROM unnest(?::text[]) AS r")) {
+          "SELECT count(pg_notify(?, r)), set_config('synchronous_commit', 'off', true)"
+              + " FROM unnest(?::text[]) AS r")) {
         ps.setString(1, channel);
         ps.setArray(2, c.createArrayOf("text", roots.toArray()));
         ps.execute();

@@ -400,13 +400,14 @@ final class PostgresLedger implements LedgerBackend {
     boolean first = record.revision() == 1;
     byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
         : LedgerJson.canonical(request.state());
-    EventColumns columns = new EventColumns(record.events());
+    String committedAt = record.committedAt().toString();
+    EventColumns columns = new EventColumns(record.events(), record.committedAt(), committedAt);
     byte[] patch = record.patch() == null ? null : LedgerJson.canonical(record.patch());
     checkLineLimit(record, patch == null ? state.length : patch.length,
         columns.payloads());
-    String committedAt = record.committedAt().toString();
-    try (PreparedStatement ps = c.prepareStatement(first ? tables.sql().writeFirst()
-        : tables.sql().writeNext())) {
+    boolean command = record.commandId() != null;
+    try (PreparedStatement ps = c.prepareStatement(tables.sql().write(first, columns.shape(),
+        command))) {
       int p = 1;
       ps.setString(p++, lockTimeout());
       ps.setLong(p++, record.revision());
@@ -429,12 +430,12 @@ final class PostgresLedger implements LedgerBackend {
       ps.setInt(p++, record.stateVersion());
       ps.setBytes(p++, record.state() == null ? null : state);
       ps.setBytes(p++, patch);
-      ps.setLong(p++, record.revision());
-      p = columns.bind(c, ps, p);
-      ps.setString(p++, record.commandId());
-      ps.setString(p++, request.commandDigest());
-      ps.setLong(p++, record.revision());
-      ps.setString(p++, record.commandId());
+      p = columns.bind(c, ps, p, record.revision());
+      if (command) {
+        ps.setString(p++, record.commandId());
+        ps.setString(p++, request.commandDigest());
+        ps.setLong(p++, record.revision());
+      }
       ps.execute();
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {

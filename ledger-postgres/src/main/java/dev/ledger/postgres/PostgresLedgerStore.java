@@ -335,6 +335,23 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
       this.notifier = new CommitNotifier(dataSource, channel(), toString());
     }
 
+    /** The SQL of patch commits, built by the first patch commit. */
+    private volatile PostgresPatchLog.Statements patchSql;
+
+    /** The SQL of this store's patch commits, built once. */
+    PostgresPatchLog.Statements patchSql() {
+      PostgresPatchLog.Statements built = patchSql;
+      if (built == null) {
+        synchronized (this) {
+          if (patchSql == null) {
+            patchSql = new PostgresPatchLog.Statements(this);
+          }
+          built = patchSql;
+        }
+      }
+      return built;
+    }
+
     /** Sends the notifications of this store's commits, once they committed. */
     CommitNotifier notifier() {
       return notifier;

@@ -85,13 +85,8 @@ final class PostgresPatchLog implements PatchLog {
   private final AbstractLedgerStore<?> store;
   private final PostgresLedger ledger;
   private final String root;
-  private final String writeFirst;
-  private final String writeNext;
   /** The documents table (schema version 5) the collection store's commits keep in step. */
   private final DocumentTable documents;
-  /** {@link #writeFirst} and {@link #writeNext} that also write documents. */
-  private final String writeFirstDocs;
-  private final String writeNextDocs;
   /**
    * The journal bytes since the checkpoint as of this process's last commit or checkpoint,
    * or -1 before either: a lower bound when other processes commit too.
@@ -120,44 +115,87 @@ final class PostgresPatchLog implements PatchLog {
     this.store = store;
     this.ledger = ledger;
     this.root = ledger.rootId();
-    String first = "INSERT INTO " + tables.ledgers() + " (revision,"
-        + " next_sequence, state_version, updated_at, journal_bytes, root_id, state,"
-        + " checkpoint_revision) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
-        + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes, generation";
-    String next = "UPDATE " + tables.ledgers() + " SET revision = ?,"
-        + " next_sequence = ?, state_version = ?, updated_at = ?,"
-        + " journal_bytes = CASE WHEN checkpoint_revision IS NULL THEN 0 ELSE journal_bytes END"
-        + " + ?, checkpoint_revision = coalesce(checkpoint_revision, revision)"
-        + " WHERE root_id = ? AND revision = ? AND next_sequence = ? AND generation = ?"
-        + " RETURNING root_id, journal_bytes, generation";
     this.documents = new DocumentTable(tables);
-    this.writeFirst = write(tables, first, "");
-    this.writeNext = write(tables, next, "");
-    this.writeFirstDocs = write(tables, first, documents.commitCtes(true));
-    this.writeNextDocs = write(tables, next, documents.commitCtes(false));
+  }
+
+  /**
+   * The SQL of patch commits in one schema, built once per store (the driver keys its
+   * server-prepared statements by text): the write of revision 1 and of a later revision,
+   * without and with the documents, for each {@link EventColumns.Shape}, without and with a
+   * command id (see {@link CommitStatements} for why a variant names only what it writes).
+   */
+  static final class Statements {
+    /** Indexed by {@link #index}. */
+    private final List<String> writes;
+
+    Statements(PostgresLedgerStore.Tables tables) {
+      String first = "INSERT INTO " + tables.ledgers() + " (revision,"
+          + " next_sequence, state_version, updated_at, journal_bytes, root_id, state,"
+          + " checkpoint_revision) VALUES (?, ?, ?, ?, ?, ?, NULL, 0)"
+          + " ON CONFLICT (root_id) DO NOTHING RETURNING root_id, journal_bytes, generation";
+      String next = "UPDATE " + tables.ledgers() + " SET revision = ?,"
+          + " next_sequence = ?, state_version = ?, updated_at = ?,"
+          + " journal_bytes = CASE WHEN checkpoint_revision IS NULL THEN 0 ELSE journal_bytes"
+          + " END + ?, checkpoint_revision = coalesce(checkpoint_revision, revision)"
+          + " WHERE root_id = ? AND revision = ? AND next_sequence = ? AND generation = ?"
+          + " RETURNING root_id, journal_bytes, generation";
+      DocumentTable documents = new DocumentTable(tables);
+      String[] all = new String[8 * EventColumns.Shape.values().length];
+      for (boolean withDocuments : new boolean[] {false, true}) {
+        for (boolean isFirst : new boolean[] {false, true}) {
+          for (EventColumns.Shape shape : EventColumns.Shape.values()) {
+            for (boolean command : new boolean[] {false, true}) {
+              all[index(withDocuments, isFirst, shape, command)] = PostgresPatchLog.write(
+                  tables, isFirst ? first : next, shape, command,
+                  withDocuments ? documents.commitCtes(isFirst) : "");
+            }
+          }
+        }
+      }
+      this.writes = List.of(all);
+    }
+
+    private static int index(boolean withDocuments, boolean first, EventColumns.Shape shape,
+        boolean command) {
+      int shapes = EventColumns.Shape.values().length;
+      return (((withDocuments ? 2 : 0) + (first ? 1 : 0)) * shapes + shape.ordinal()) * 2
+          + (command ? 1 : 0);
+    }
+
+    /**
+     * The write of revision 1 ({@code first}) or a later one, for events of {@code shape},
+     * with or without the documents and a command id.
+     */
+    String write(boolean withDocuments, boolean first, EventColumns.Shape shape,
+        boolean command) {
+      return writes.get(index(withDocuments, first, shape, command));
+    }
   }
 
   /**
    * Two statements in one implicit transaction: the lock timeout, then the head's move and,
-   * only if it took the row, the commit row, the events and the command.
+   * only if it took the row, the commit row, the events ({@link EventColumns#insertCte}), with
+   * {@code command} the command ({@link CommitStatements#commandCte}) and the documents.
    * Returns the row's journal bytes and generation if it won, no row otherwise.
    */
-  private static String write(PostgresLedgerStore.Tables t, String head, String documents) {
-    return "SELECT set_config('lock_timeout', ?, true); "
-        + "WITH head AS (" + head + "),"
-        + " commit_row AS (INSERT INTO " + t.commits() + " (root_id, revision, committed_at,"
+  private static String write(PostgresLedgerStore.Tables t, String head,
+      EventColumns.Shape shape, boolean command, String documents) {
+    List<String> ctes = new ArrayList<>();
+    ctes.add(" head AS (" + head + ")");
+    ctes.add(" commit_row AS (INSERT INTO " + t.commits() + " (root_id, revision, committed_at,"
         + " first_sequence, event_count, record_format, command_id, command_digest,"
         + " state_version, state, patch) SELECT root_id, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?"
-        + " FROM head),"
-        + " event_rows AS (INSERT INTO " + t.events() + " (root_id, sequence, revision, type,"
-        + " payload, operation_id, command_id, occurred_at, id)"
-        + " SELECT head.root_id, e.sequence, ?, e.type, e.payload, e.operation_id, e.command_id,"
-        + " e.occurred_at, e.id FROM head, unnest(?::bigint[], ?::text[], ?::bytea[], ?::text[],"
-        + " ?::text[], ?::text[], ?::text[]) AS e (sequence, type, payload, operation_id,"
-        + " command_id, occurred_at, id)),"
-        + " command_row AS (INSERT INTO " + t.commands() + " (root_id, command_id, digest,"
-        + " revision) SELECT root_id, ?, ?, ? FROM head WHERE ?::text IS NOT NULL)"
-        + (documents.isEmpty() ? "" : "," + documents.substring(0, documents.length() - 1))
+        + " FROM head)");
+    if (shape != EventColumns.Shape.NONE) {
+      ctes.add(EventColumns.insertCte(t, shape));
+    }
+    if (command) {
+      ctes.add(CommitStatements.commandCte(t));
+    }
+    if (!documents.isEmpty()) {
+      ctes.add(documents.substring(0, documents.length() - 1));
+    }
+    return "SELECT set_config('lock_timeout', ?, true); WITH" + String.join(",", ctes)
         + " SELECT head.journal_bytes, head.generation FROM head";
   }
 
@@ -589,10 +627,10 @@ final class PostgresPatchLog implements PatchLog {
   private long[] write(Connection c, CommitRecord record, PatchRequest request, int length,
       long guard, DocumentTable.Rows rows) throws SQLException {
     boolean first = record.revision() == 1;
-    EventColumns columns = new EventColumns(record.events());
     String committedAt = record.committedAt().toString();
-    String sql = rows == null ? (first ? writeFirst : writeNext)
-        : (first ? writeFirstDocs : writeNextDocs);
+    EventColumns columns = new EventColumns(record.events(), record.committedAt(), committedAt);
+    boolean command = record.commandId() != null;
+    String sql = tables.patchSql().write(rows != null, first, columns.shape(), command);
     try (PreparedStatement ps = c.prepareStatement(sql)) {
       int p = 1;
       ps.setString(p++, Math.max(1, tables.options().lockTimeout().toMillis()) + "ms");
@@ -616,12 +654,12 @@ final class PostgresPatchLog implements PatchLog {
       ps.setString(p++, record.commandDigest());
       ps.setInt(p++, record.stateVersion());
       ps.setBytes(p++, LedgerJson.canonical(record.patch()));
-      ps.setLong(p++, record.revision());
-      p = columns.bind(c, ps, p);
-      ps.setString(p++, record.commandId());
-      ps.setString(p++, request.commandDigest());
-      ps.setLong(p++, record.revision());
-      ps.setString(p++, record.commandId());
+      p = columns.bind(c, ps, p, record.revision());
+      if (command) {
+        ps.setString(p++, record.commandId());
+        ps.setString(p++, request.commandDigest());
+        ps.setLong(p++, record.revision());
+      }
       if (rows != null) {
         p = rows.bind(c, ps, p, record.revision());
       }

@@ -10,10 +10,15 @@ import dev.ledger.core.EventFollower;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerException;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LedgerStore;
+import dev.ledger.core.fs.FileLedgerStore;
+import dev.ledger.testing.base.MutableClock;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** What the contract suite does not cover: migration races, reconnection, refusals. */
 class PostgresLedgerStoreTest {
@@ -31,6 +37,44 @@ class PostgresLedgerStoreTest {
 
   /** A ledger state for these tests. */
   public record Counter(long value) {}
+
+  /**
+   * A commit sends its events as no insert, one row of scalars or arrays, by their number:
+   * whichever statement ran, the events read back (ids, sequences, revisions, times, payloads,
+   * command and operation ids) and the replayed command are those of the file store given the
+   * same commits at the same times.
+   */
+  @Test
+  void commitsOfNoneOneOrSeveralEventsReadBackAsOnFiles(@TempDir Path dir) {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00.123456789Z"));
+    LedgerOptions options = LedgerOptions.defaults().withClock(clock);
+    List<List<Event>> read = new ArrayList<>();
+    try (PostgresLedgerStore pg = PostgresLedgerStore.open(TestDatabase.dataSource(),
+            TestDatabase.freshSchema(), options);
+        FileLedgerStore files = FileLedgerStore.open(dir, options)) {
+      for (LedgerStore store : List.<LedgerStore>of(pg, files)) {
+        clock.set(Instant.parse("2026-03-01T10:00:00.123456789Z"));
+        Ledger<Counter> ledger = store.ledger("shapes", Counter.class);
+        long revision = ledger.commit(Ledger.NO_REVISION, new Counter(1),
+            EventDraft.of("one", Map.of("n", 1)).withOperationId("op-1")).revision();
+        clock.set(clock.instant().plusMillis(7));
+        revision = ledger.commit(revision, new Counter(2)).revision();
+        clock.set(clock.instant().plusNanos(1));
+        revision = ledger.commit(revision, new Counter(3),
+            EventDraft.of("a", Map.of("s", "x\u00e9\"")).withCommandId("cmd-3"),
+            EventDraft.of("b", List.of(1, 2)).withCommandId("cmd-3").withOperationId("op-b"),
+            EventDraft.of("c", Map.of()).withCommandId("cmd-3")).revision();
+        clock.set(clock.instant().plusSeconds(1));
+        ledger.commit(revision, new Counter(4),
+            EventDraft.of("single", Map.of("k", "v")).withCommandId("cmd-4"));
+        assertThat(ledger.commit(revision, new Counter(4),
+            EventDraft.of("single", Map.of("k", "v")).withCommandId("cmd-4")).replayed())
+            .isTrue();
+        read.add(ledger.events(Cursor.START, 100).events());
+      }
+    }
+    assertThat(read.get(0)).hasSize(5).containsExactlyElementsOf(read.get(1));
+  }
 
   @Test
   void storesOpeningAtOnceMigrateTheSchemaOnce() throws Exception {
