@@ -12,6 +12,7 @@ import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -31,9 +32,10 @@ import java.util.regex.Pattern;
  * </pre>
  * The digest is a copy of the one in the command's journal record (of the kind that record's
  * format defines); commands are compared against the record itself, never against this copy.
- * Entries are written at checkpoint time (not on the commit path), each to a temp file of the
- * writer's own ({@code .<name>.<pid>.<n>.tmp}), forced and renamed over its name, so that an
- * entry is whole or absent; then their directories are forced, and only then is
+ * Entries are written at checkpoint time (not on the commit path), under the ledger's writer
+ * lock, each to the temp file {@code commands/.entry.tmp}, forced and renamed over its name, so
+ * that an entry is whole or absent (a writer that takes the lock removes a temp file a killed
+ * one left, {@link #removeTemp}); then their directories are forced, and only then is
  * {@code state.json} replaced: so every command in a
  * checkpointed revision has a durable entry, and commands after the checkpoint are known from
  * the journal records a writer replays when it opens. An entry is idempotent (same content
@@ -113,10 +115,10 @@ final class CommandIndex {
           }
         }
       } else {
-        // Whole or not at all: a temp file of this writer's own, forced, then renamed over the
-        // name. Written in place, a writer killed between creating the file and writing it
-        // left an empty entry, which a command's retry read as a corrupt index.
-        SafeFiles.replaceFile(SafeFiles.uniqueSibling(file, ".tmp"), file, content, sync);
+        // Whole or not at all: the temp file, forced, then renamed over the name. Written in
+        // place, a writer killed between creating the file and writing it left an empty
+        // entry, which a command's retry read as a corrupt index.
+        SafeFiles.replaceFile(temp(), file, content, sync);
       }
       dirs.add(file.getParent());
     }
@@ -125,6 +127,19 @@ final class CommandIndex {
         SafeFiles.forceDirectory(d);
       }
     }
+  }
+
+  /** The one temp file entries are written through, by the holder of the writer lock. */
+  private Path temp() {
+    return dir.resolve(".entry.tmp");
+  }
+
+  /**
+   * Removes the temp file a writer killed while writing an entry left behind; for a writer
+   * that has just taken the lock (no other writer can be writing one).
+   */
+  void removeTemp() throws IOException {
+    Files.deleteIfExists(temp());
   }
 
   /** The bytes of an entry's file. */

@@ -558,6 +558,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       // fdatasync to make durable); a ledger that keeps committing doubles up to the window.
       t.window = PAGE;
       Files.deleteIfExists(SafeFiles.tempSibling(stateFile));
+      commands.removeTemp();
       // A forcing writer writes a checkpoint (or a retention marker) only once the journal
       // through its revision is forced: what it covers needs no force now.
       long durable = t.revision;

@@ -147,8 +147,25 @@ class CommandIndexTest {
     assertThat(fs.injected()).isEqualTo(1);
     assertThat(index.path(id)).doesNotExist();
     try (Stream<Path> files = Files.list(index.path(id).getParent())) {
-      assertThat(files).as("no temp file left").isEmpty();
+      assertThat(files).as("no file in the entry's directory").isEmpty();
     }
+    assertThat(base.resolve("ledgers").resolve(ROOT).resolve("commands/.entry.tmp"))
+        .as("the temp file, removed when the write failed").doesNotExist();
     assertThat(index.find(id)).isNull();
+  }
+
+  /** The temp file a writer killed mid-entry left is removed by the next writer to take over. */
+  @Test
+  void theNextWriterRemovesTheTempFileOfAKilledOne() throws IOException {
+    try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("store"), options())) {
+      commit(store.ledger(ROOT, Counter.class), 1);
+    }
+    Path temp = dir.resolve("store/ledgers").resolve(ROOT).resolve("commands/.entry.tmp");
+    Files.createDirectories(temp.getParent());
+    Files.write(temp, new byte[] {'{'});
+    try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("store"), options())) {
+      commit(store.ledger(ROOT, Counter.class), 2);
+      assertThat(temp).doesNotExist();
+    }
   }
 }
