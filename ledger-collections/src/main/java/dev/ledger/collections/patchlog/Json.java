@@ -161,6 +161,57 @@ final class Json {
   }
 
   /**
+   * What {@link #withoutNulls} makes of the tree the library's mapper maps {@code value} to,
+   * built without the mapper: for a string, a boolean, or a JSON tree of plain nodes (objects,
+   * arrays, strings, numbers, booleans, nulls, binary), whose copy is then taken node by node.
+   * Null for any other value, a tree holding another kind of node (a POJO node, which
+   * data binding would serialize), or a tree nested deeper than {@link #PLAIN_DEPTH}: the
+   * caller maps those through Jackson, which refuses what it cannot map with its own error
+   * (this copy recurses, and must not overflow the stack on a hostile tree).
+   */
+  static JsonNode plainTree(Object value) {
+    if (value instanceof String text) {
+      return NODES.textNode(text);
+    }
+    if (value instanceof Boolean bool) {
+      return NODES.booleanNode(bool);
+    }
+    if (value instanceof JsonNode node) {
+      return plain(node, 0) ? withoutNulls(node) : null;
+    }
+    return null;
+  }
+
+  /** How deep a tree {@link #plainTree} copies; deeper ones go through the mapper. */
+  static final int PLAIN_DEPTH = 100;
+
+  /**
+   * Whether {@code node}, at nesting {@code depth}, and everything in it are nodes
+   * {@link #withoutNulls} copies, no container deeper than {@link #PLAIN_DEPTH}.
+   */
+  private static boolean plain(JsonNode node, int depth) {
+    switch (node.getNodeType()) {
+      case OBJECT, ARRAY -> {
+        if (depth >= PLAIN_DEPTH) {
+          return false;
+        }
+        for (JsonNode child : node) {
+          if (!plain(child, depth + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      case STRING, NUMBER, BOOLEAN, NULL, BINARY -> {
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /**
    * The merge patch from {@code before} to {@code after}, both objects without null members:
    * removed fields as nulls, changed objects recursively, everything else whole. Empty when
    * they are equal.
