@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Map;
@@ -36,12 +38,32 @@ final class Json {
     }
   }
 
-  /** Size of {@code node} as compact JSON, in bytes. */
+  /**
+   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes {@link #text} would give,
+   * counted as they are written, without keeping them.
+   */
   static int bytes(JsonNode node) {
+    ByteCounter counter = new ByteCounter();
     try {
-      return WRITER.writeValueAsBytes(node).length;
-    } catch (JsonProcessingException e) {
+      WRITER.writeValue(counter, node);
+    } catch (IOException e) {
       throw new IllegalArgumentException("value cannot be written as JSON: " + e.getMessage(), e);
+    }
+    return Math.toIntExact(counter.count);
+  }
+
+  /** An output stream that only counts the bytes written to it. */
+  private static final class ByteCounter extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      count += length;
     }
   }
 
