@@ -9,6 +9,8 @@ import dev.ledger.registry.RunRecord;
 import dev.ledger.registry.RunRegistry;
 import dev.ledger.registry.RunStatus;
 import dev.ledger.registry.collections.CollectionRunRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,7 +18,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,11 +29,12 @@ import java.util.Set;
  * the cold open (open the store, the registry and answer the first {@code listRuns} by two
  * statuses, a page of 50) against SQLite opening its file and answering the same query, and
  * the heap after GC that the open registry holds, per run, against the size of a run's JSON.
- * Both sides are filled as scenario 13 fills them ({@link RegistryWorkload}).
+ * Both sides are filled as scenario 13 fills them ({@link RegistryWorkload}); scenario 13
+ * runs the same children on its large registry ({@link #open}).
  *
  * <pre>
  * java -cp ... dev.ledger.bench.RegistryFootprint [--runs N] [--opens N] [--dir PATH]
- * (a child: --child ledger|sqlite DIR RUNS)
+ * (a child: --child ledger STORE-DIR PARTITION, or --child sqlite DB-FILE)
  * </pre>
  */
 public final class RegistryFootprint {
@@ -36,14 +42,14 @@ public final class RegistryFootprint {
 
   /**
    * Fills both stores, then opens each {@code --opens} times in child JVMs and prints the
-   * medians; a child is this class with {@code --child ledger|sqlite DIR RUNS}.
+   * medians; a child is this class with {@code --child ledger|sqlite ...} (see the class).
    *
    * @param args the flags
    * @throws Exception if a store or a child fails
    */
   public static void main(String[] args) throws Exception {
-    if (args.length == 4 && args[0].equals("--child")) {
-      child(args[1], Path.of(args[2]), Integer.parseInt(args[3]));
+    if (args.length >= 3 && args[0].equals("--child")) {
+      child(args[1], Path.of(args[2]), args.length > 3 ? args[3] : null);
       return;
     }
     int runs = 10_000;
@@ -63,28 +69,33 @@ public final class RegistryFootprint {
       long t0 = System.nanoTime();
       LedgerOptions fast = options().withDurability(Durability.UNSAFE_NO_SYNC);
       try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("ledger"), fast)) {
-        RegistryScenario.populate(registry(store),
-            Files.createDirectories(dir.resolve("workspace")), runs);
+        RegistryScenario.populate(CollectionRunRegistry.on(store, RegistryOptions.defaults()
+            .withPartition("registry")), Files.createDirectories(dir.resolve("workspace")),
+            runs);
       }
       double fill = (System.nanoTime() - t0) / 1e9;
-      try (SqliteRunRegistry sqlite = new SqliteRunRegistry(dir.resolve("sqlite/runs.db"))) {
+      Path db = dir.resolve("sqlite/runs.db");
+      try (SqliteRunRegistry sqlite = new SqliteRunRegistry(db)) {
         sqlite.populate(runs);
       }
       System.out.printf("filled %,d runs in %.1f s through the registry API (no force)%n",
           runs, fill);
       double[] ledgerMs = new double[opens];
       double[] sqliteMs = new double[opens];
-      String heap = "";
+      double[] heldPerRun = new double[opens];
+      double json = 0;
       for (int i = 0; i < opens; i++) {
-        String[] ledger = spawn("ledger", dir, runs);
-        ledgerMs[i] = Double.parseDouble(ledger[0]);
-        heap = ledger[1];
-        sqliteMs[i] = Double.parseDouble(spawn("sqlite", dir, runs)[0]);
+        Map<String, Double> ledger = open("ledger", dir.resolve("ledger"), "registry");
+        ledgerMs[i] = ledger.get("ms");
+        heldPerRun[i] = ledger.get("heldBytes") / runs;
+        json = ledger.get("recordJsonBytes");
+        sqliteMs[i] = open("sqlite", db, null).get("ms");
       }
-      System.out.printf("cold open + first listRuns at %,d runs, median of %d child JVMs:"
-          + " ledger %.1f ms, SQLite %.1f ms (ledger/SQLite time %.2f); %s; load average"
-          + " %.2f%n", runs, opens, median(ledgerMs), median(sqliteMs),
-          median(ledgerMs) / median(sqliteMs), heap,
+      System.out.printf(Locale.ROOT, "cold open + first listRuns at %,d runs, median of %d"
+          + " child JVMs: ledger %.1f ms, SQLite %.1f ms (ledger/SQLite time %.2f); heap held"
+          + " by the open registry %,.0f bytes per run (a run record as JSON ~%,.0f bytes);"
+          + " load average %.2f%n", runs, opens, median(ledgerMs), median(sqliteMs),
+          median(ledgerMs) / median(sqliteMs), median(heldPerRun), json,
           ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
       System.out.printf("partition on disk: %,d bytes (%,.0f per run)%n",
           ScratchFiles.size(dir.resolve("ledger")),
@@ -94,14 +105,9 @@ public final class RegistryFootprint {
     }
   }
 
-  private static LedgerOptions options() {
-    // As scenario 13: room for the checkpoint of a large partition.
+  /** The options of scenario 13: room for the checkpoint of a large partition. */
+  static LedgerOptions options() {
     return LedgerOptions.defaults().withLimits(512 << 20, 1 << 20);
-  }
-
-  private static RunRegistry registry(FileLedgerStore store) {
-    return CollectionRunRegistry.on(store, RegistryOptions.defaults().withPartition(
-        "registry"));
   }
 
   private static Set<RunStatus> queried() {
@@ -112,60 +118,98 @@ public final class RegistryFootprint {
     return statuses;
   }
 
-  /** Runs a child; its output's first line: milliseconds, then a free-text line. */
-  private static String[] spawn(String kind, Path dir, int runs) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        RegistryFootprint.class.getName(), "--child", kind, dir.toString(),
-        Integer.toString(runs))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException(kind + " child failed: " + out);
+  /**
+   * Opens a registry cold, in a child JVM (default heap), and answers the first
+   * {@code listRuns} by {@link RegistryWorkload#QUERIED}, a page of
+   * {@link RegistryWorkload#PAGE}. For {@code ledger}, {@code target} is the store directory
+   * and {@code partition} the registry's partition; for {@code sqlite}, {@code target} is the
+   * database file. Nothing else may have the store open for writing meanwhile.
+   *
+   * @return {@code ms} (wall, from before the store is opened to the page in hand),
+   *     {@code cpuMs} (the child's process CPU over the same span, every thread), {@code rows}
+   *     (the page's size), and for the ledger {@code heldBytes} (heap after GC held by the
+   *     open registry) and {@code recordJsonBytes} (mean JSON size of the page's records)
+   */
+  static Map<String, Double> open(String kind, Path target, String partition)
+      throws Exception {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), RegistryFootprint.class.getName(),
+        "--child", kind, target.toString()));
+    if (partition != null) {
+      command.add(partition);
     }
-    String[] lines = out.strip().split("\n");
-    return lines.length > 1 ? lines : new String[] {lines[0], ""};
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    Map<String, Double> values = new HashMap<>();
+    StringBuilder output = new StringBuilder();
+    try (BufferedReader in = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        output.append(line).append('\n');
+        if (line.startsWith("result ")) {
+          for (String pair : line.substring("result ".length()).split(" ")) {
+            int eq = pair.indexOf('=');
+            values.put(pair.substring(0, eq), Double.parseDouble(pair.substring(eq + 1)));
+          }
+        }
+      }
+    }
+    if (process.waitFor() != 0 || !values.containsKey("ms")) {
+      throw new IllegalStateException("registry open child (" + kind + ") failed:\n" + output);
+    }
+    return values;
   }
 
-  private static void child(String kind, Path dir, int runs) throws Exception {
+  private static void child(String kind, Path target, String partition) throws Exception {
     if (kind.equals("sqlite")) {
+      long c0 = processCpuNanos();
       long t0 = System.nanoTime();
-      try (SqliteRunRegistry sqlite = new SqliteRunRegistry(dir.resolve("sqlite/runs.db"))) {
-        int n = sqlite.listRuns(List.copyOf(RegistryWorkload.QUERIED), RegistryWorkload.PAGE)
+      try (SqliteRunRegistry sqlite = new SqliteRunRegistry(target)) {
+        int rows = sqlite.listRuns(List.copyOf(RegistryWorkload.QUERIED), RegistryWorkload.PAGE)
             .size();
-        System.out.println((System.nanoTime() - t0) / 1e6);
-        System.out.println("sqlite rows " + n);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        double cpuMs = (processCpuNanos() - c0) / 1e6;
+        System.out.printf(Locale.ROOT, "result ms=%.3f cpuMs=%.3f rows=%d%n", ms, cpuMs, rows);
       }
       return;
     }
-    var memory = ManagementFactory.getMemoryMXBean();
-    gc();
-    long before = memory.getHeapMemoryUsage().getUsed();
+    long before = usedHeapAfterGc();
+    long c0 = processCpuNanos();
     long t0 = System.nanoTime();
-    try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("ledger"), options())) {
-      RunRegistry registry = registry(store);
+    try (FileLedgerStore store = FileLedgerStore.open(target, options())) {
+      RunRegistry registry = CollectionRunRegistry.on(store,
+          RegistryOptions.defaults().withPartition(partition));
       List<RunRecord> page = registry.listRuns(RunFilters.any().withStatuses(queried()),
           RegistryWorkload.PAGE);
       double ms = (System.nanoTime() - t0) / 1e6;
-      gc();
-      long held = memory.getHeapMemoryUsage().getUsed() - before;
-      List<Integer> sizes = new ArrayList<>();
+      double cpuMs = (processCpuNanos() - c0) / 1e6;
+      long held = usedHeapAfterGc() - before;
+      double json = 0;
       for (RunRecord run : page) {
-        sizes.add(Workload.toJson(run).length);
+        json += Workload.toJson(run).length;
       }
-      double json = sizes.stream().mapToInt(Integer::intValue).average().orElse(0);
-      System.out.println(ms);
-      System.out.printf("heap after GC held by the open registry: %,d bytes for %,d runs"
-          + " (%,.0f per run; a run record as JSON ~%,.0f bytes)%n", held, runs,
-          held / (double) runs, json);
+      json /= Math.max(1, page.size());
+      // The registry is used after the heap was measured, so that it was reachable then.
+      int rows = registry.listRuns(RunFilters.any().withStatuses(queried()),
+          RegistryWorkload.PAGE).size();
+      System.out.printf(Locale.ROOT, "result ms=%.3f cpuMs=%.3f rows=%d heldBytes=%d"
+          + " recordJsonBytes=%.1f%n", ms, cpuMs, rows, held, json);
     }
   }
 
-  private static void gc() throws InterruptedException {
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static long usedHeapAfterGc() throws InterruptedException {
+    var memory = ManagementFactory.getMemoryMXBean();
     for (int i = 0; i < 3; i++) {
       System.gc();
-      Thread.sleep(100);
+      Thread.sleep(50);
     }
+    return memory.getHeapMemoryUsage().getUsed();
   }
 
   private static double median(double[] values) {
@@ -174,5 +218,4 @@ public final class RegistryFootprint {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
-
 }

@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -36,7 +38,10 @@ import java.util.Set;
  *       guarded {@code UPDATE} + event {@code INSERT} in one transaction; each run of a
  *       pre-allocated pool goes {@code running, cancel_requested, canceling, canceled};
  *   <li>{@code listRuns} by a set of two statuses, a page of 50, newest first, at both sizes;
- *   <li>{@code listRecentLineages(50, 20)} at both sizes.
+ *   <li>{@code listRecentLineages(50, 20)} at both sizes;
+ *   <li>the large registry's cold open, each side in a fresh JVM: the store, the registry and
+ *       the first {@code listRuns} page against SQLite opening its file for the same query,
+ *       and the heap the open registry holds per run against a run record's JSON size.
  * </ul>
  *
  * <p>Both sides return records (SQLite's rows are mapped, their JSON columns parsed). The
@@ -90,6 +95,7 @@ final class RegistryScenario {
         queries(config, report, registry(store, "small"), registry(store, "large"), sqlSmall,
             sqlLarge, small, large);
       }
+      coldOpen(config, report, storeDir, dir.resolve("sqlite/large.db"), large);
       List<String> poolSmall;
       List<String> poolLarge;
       try (FileLedgerStore store = FileLedgerStore.open(storeDir, fast)) {
@@ -329,6 +335,64 @@ final class RegistryScenario {
         Report.Goal.AT_LEAST, 1.0);
     report.ratio(NAME, "listRecentLineages speed, ledger / SQLite, " + s, stats[6], stats[4],
         Report.Goal.REPORT, 0);
+  }
+
+  /**
+   * The large registry opened cold, each time in a fresh JVM ({@link RegistryFootprint#open}):
+   * the store, the registry and the first {@code listRuns} page, against SQLite opening its
+   * file and answering the same query; and the heap the open registry holds after GC, per
+   * run, against the JSON size of a run record. Runs while nothing else has the store open,
+   * before the transition pool is added, so it sees exactly {@code large} runs.
+   */
+  private static void coldOpen(BenchConfig config, Report report, Path storeDir, Path sqlite,
+      int large) throws Exception {
+    String l = String.format("%,d runs", large);
+    Stats ledgerMs = report.stats(NAME, "cold open + first listRuns, ledger, fresh JVM, " + l,
+        "ms");
+    Stats ledgerCpu = report.stats(NAME, "cold open + first listRuns, ledger, process CPU"
+        + " (all threads), " + l, "ms");
+    Stats sqliteMs = report.stats(NAME, "cold open + first listRuns, SQLite, fresh JVM, " + l,
+        "ms");
+    Stats sqliteCpu = report.stats(NAME, "cold open + first listRuns, SQLite, process CPU, "
+        + l, "ms");
+    Stats held = report.stats(NAME, "heap held by the open registry after GC, per run, " + l,
+        "bytes");
+    Stats json = report.stats(NAME, "a run record as JSON (the listRuns page's mean)",
+        "bytes");
+    Stats heapRatio = report.stats(NAME, "heap per run / run record JSON size, " + l, "x");
+    int page = Math.min(RegistryWorkload.PAGE, RegistryWorkload.queriedCount(large));
+    int rounds = Math.max(1, Math.min(config.rounds(), 3));
+    for (int round = 0; round < rounds; round++) {
+      // Alternate which side opens first, so neither always finds the page cache warmer.
+      for (int k = 0; k < 2; k++) {
+        if ((round + k) % 2 == 0) {
+          Map<String, Double> r = RegistryFootprint.open("ledger", storeDir, "registry-large");
+          check(page, (int) (double) r.get("rows"));
+          ledgerMs.add(r.get("ms"));
+          ledgerCpu.add(r.get("cpuMs"));
+          double perRun = r.get("heldBytes") / large;
+          held.add(perRun);
+          json.add(r.get("recordJsonBytes"));
+          heapRatio.add(perRun / r.get("recordJsonBytes"));
+        } else {
+          Map<String, Double> r = RegistryFootprint.open("sqlite", sqlite, null);
+          check(page, (int) (double) r.get("rows"));
+          sqliteMs.add(r.get("ms"));
+          sqliteCpu.add(r.get("cpuMs"));
+        }
+      }
+    }
+    report.ratio(NAME, "cold open + first listRuns time, ledger / SQLite, " + l, ledgerMs,
+        sqliteMs, Report.Goal.REPORT, 0);
+    report.ratio(NAME, "heap per run / run record JSON size, " + l, heapRatio.median(),
+        Report.Goal.REPORT, 0, "");
+    report.note(String.format(Locale.ROOT, "Registry cold open: %d rounds, each side in its own"
+        + " fresh JVM (default heap) on the filled stores, the ledger opening its store"
+        + " (FileLedgerStore.open, the checkpoint plus the journal after it) and the registry"
+        + " and answering the first listRuns page, SQLite opening its file and answering the"
+        + " same query; wall and process CPU from before the open to the page in hand. Heap:"
+        + " used heap after GC with the registry open, minus before the open, over the runs"
+        + " (its run events, workspaces, indexes and ordered index included).", rounds));
   }
 
   private static int lineageCount(int count) {

@@ -28,7 +28,9 @@ final class DocTable {
      * installed as it was written, see {@link PartitionView#applyOwn}) or by the checkpoint
      * it was loaded from ({@link PartitionView#load}): a patch log may keep the patch or
      * state it gave or was given (the in-memory store does), so such a tree is copied before
-     * it is changed in place.
+     * it is changed in place. A partial update's tree also holds the nodes of the fields it
+     * did not name from the version it replaced (see {@code TxCollection#write}), so those
+     * nodes too are never changed in place once it is installed.
      */
     boolean shared;
 

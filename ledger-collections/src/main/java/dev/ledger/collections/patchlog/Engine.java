@@ -13,6 +13,7 @@ import dev.ledger.collections.View;
 import dev.ledger.core.CommitResult;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.LedgerException;
+import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.LedgerStore;
 import dev.ledger.core.RevisionConflictException;
 import dev.ledger.core.spi.CommitRequest;
@@ -46,6 +47,13 @@ final class Engine {
   /** What the store records; {@link CollectionMeters#NONE} without a meter registry. */
   final CollectionMeters meters;
   final FieldPaths paths;
+  /**
+   * Whether the mapper is the library's own (no customizer): then a value that is already a
+   * JSON tree, a string or a boolean maps to the tree data binding would give, and
+   * {@link TxContext#toTree} copies it instead of running it through Jackson's serializer and
+   * parser. A customized mapper may map any of them otherwise, so every value goes through it.
+   */
+  final boolean libraryMapper;
   private final LedgerStore ledgers;
   private final PatchLogSource logs;
   private final ConcurrentHashMap<String, Partition> partitions = new ConcurrentHashMap<>();
@@ -68,6 +76,7 @@ final class Engine {
     this.options = options;
     this.meters = CollectionMeters.of(options.meterRegistry());
     this.paths = new FieldPaths(mapper);
+    this.libraryMapper = ledgers.options().mapper() == LedgerOptions.defaults().mapper();
   }
 
   /** Per partition, the newest view revision at which a backend declined a query. */

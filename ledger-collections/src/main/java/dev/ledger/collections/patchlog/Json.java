@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.util.Iterator;
 import java.util.Map;
@@ -36,12 +38,32 @@ final class Json {
     }
   }
 
-  /** Size of {@code node} as compact JSON, in bytes. */
+  /**
+   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes {@link #text} would give,
+   * counted as they are written, without keeping them.
+   */
   static int bytes(JsonNode node) {
+    ByteCounter counter = new ByteCounter();
     try {
-      return WRITER.writeValueAsBytes(node).length;
-    } catch (JsonProcessingException e) {
+      WRITER.writeValue(counter, node);
+    } catch (IOException e) {
       throw new IllegalArgumentException("value cannot be written as JSON: " + e.getMessage(), e);
+    }
+    return Math.toIntExact(counter.count);
+  }
+
+  /** An output stream that only counts the bytes written to it. */
+  private static final class ByteCounter extends OutputStream {
+    long count;
+
+    @Override
+    public void write(int b) {
+      count++;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      count += length;
     }
   }
 
@@ -158,6 +180,57 @@ final class Json {
       return canonicalNumber(node);
     }
     return node.deepCopy();
+  }
+
+  /**
+   * What {@link #withoutNulls} makes of the tree the library's mapper maps {@code value} to,
+   * built without the mapper: for a string, a boolean, or a JSON tree of plain nodes (objects,
+   * arrays, strings, numbers, booleans, nulls, binary), whose copy is then taken node by node.
+   * Null for any other value, a tree holding another kind of node (a POJO node, which
+   * data binding would serialize), or a tree nested deeper than {@link #PLAIN_DEPTH}: the
+   * caller maps those through Jackson, which refuses what it cannot map with its own error
+   * (this copy recurses, and must not overflow the stack on a hostile tree).
+   */
+  static JsonNode plainTree(Object value) {
+    if (value instanceof String text) {
+      return NODES.textNode(text);
+    }
+    if (value instanceof Boolean bool) {
+      return NODES.booleanNode(bool);
+    }
+    if (value instanceof JsonNode node) {
+      return plain(node, 0) ? withoutNulls(node) : null;
+    }
+    return null;
+  }
+
+  /** How deep a tree {@link #plainTree} copies; deeper ones go through the mapper. */
+  static final int PLAIN_DEPTH = 100;
+
+  /**
+   * Whether {@code node}, at nesting {@code depth}, and everything in it are nodes
+   * {@link #withoutNulls} copies, no container deeper than {@link #PLAIN_DEPTH}.
+   */
+  private static boolean plain(JsonNode node, int depth) {
+    switch (node.getNodeType()) {
+      case OBJECT, ARRAY -> {
+        if (depth >= PLAIN_DEPTH) {
+          return false;
+        }
+        for (JsonNode child : node) {
+          if (!plain(child, depth + 1)) {
+            return false;
+          }
+        }
+        return true;
+      }
+      case STRING, NUMBER, BOOLEAN, NULL, BINARY -> {
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
   }
 
   /**

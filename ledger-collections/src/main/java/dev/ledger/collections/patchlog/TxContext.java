@@ -170,6 +170,15 @@ final class TxContext implements Transaction {
 
   /** {@code value} as a JSON tree, nulls removed, within the size limit. */
   JsonNode toTree(String name, String what, Object value) {
+    if (engine.libraryMapper) {
+      JsonNode copied = Json.plainTree(value);
+      if (copied != null) {
+        if (copied.isNull()) {
+          throw new InvalidValueException(partition, name, what + " maps to null");
+        }
+        return copied;
+      }
+    }
     JsonNode tree;
     try {
       tree = engine.mapper.valueToTree(value);
