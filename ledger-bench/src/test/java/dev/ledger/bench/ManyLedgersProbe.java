@@ -29,6 +29,16 @@ import java.util.Random;
  * floor  DIR N K      N one-record files written and synced, then K times: open one of
  *                     them at random, append a record, fdatasync, close (RandomFileFloor,
  *                     with the records' sizes of scenario 9)
+ * zeros  DIR N K      the device cost of a page of zeros after a parked ledger's record:
+ *                     two sets of N one-record files, in turns of 100 ms slices for about
+ *                     K ms each: the floor as above, and the floor that also writes zeros
+ *                     to a page boundary a page past the record before its fdatasync and
+ *                     cuts them (truncate, no force) 64 commits later, as a parked writer
+ *                     did before its first extension wrote no zeros
+ * lock   DIR N K      the device cost of a ledger's lock file, in the same turns: the floor,
+ *                     and the floor that first opens a lock file beside the file, locks it,
+ *                     writes a 29-byte holder line, and 64 commits later empties and closes
+ *                     it (as a writer's kept lock channel is released when it is parked)
  * </pre>
  *
  * <p>Before the measured loop it prints {@code TID <tid>} (the committing thread) and waits
@@ -60,6 +70,8 @@ public final class ManyLedgersProbe {
           Integer.parseInt(args[4]), random);
       case "hot" -> hot(dir, Integer.parseInt(args[2]));
       case "floor" -> floor(dir, Integer.parseInt(args[2]), Integer.parseInt(args[3]), random);
+      case "lock" -> lock(dir, Integer.parseInt(args[2]), Integer.parseInt(args[3]), random);
+      case "zeros" -> zeros(dir, Integer.parseInt(args[2]), Integer.parseInt(args[3]), random);
       default -> throw new IllegalArgumentException("unknown mode " + mode);
     }
   }
@@ -132,6 +144,116 @@ public final class ManyLedgersProbe {
       floor.commit();
     }
     m.stop(k);
+  }
+
+  private static void zeros(Path dir, int n, int millis, Random random) throws Exception {
+    int[] bytes = ManyLedgersScenario.recordBytes(dir.resolve("record-size"),
+        LedgerOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC));
+    RandomFileFloor plain = RandomFileFloor.create(dir.resolve("plain"), n, bytes[0], bytes[1],
+        random);
+    Path padded = dir.resolve("padded");
+    RandomFileFloor.create(padded, n, bytes[0], bytes[1], random);
+    if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
+      throw new IllegalStateException("sync failed");
+    }
+    int[] order = permutation(n, random);
+    java.util.ArrayDeque<long[]> toCut = new java.util.ArrayDeque<>();
+    byte[] record = new byte[bytes[1]];
+    Arrays.fill(record, (byte) 'x');
+    record[record.length - 1] = '\n';
+    int[] next = {0};
+    CommitTarget withZeros = new CommitTarget() {
+      @Override
+      public void commit() throws Exception {
+        int i = order[next[0]++ % n];
+        Path file = padded.resolve(String.format(Locale.ROOT, "f%07d", i));
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(file,
+            java.nio.file.StandardOpenOption.WRITE)) {
+          long end = c.size();
+          c.write(java.nio.ByteBuffer.wrap(record), end);
+          end += record.length;
+          long to = (end + 4096 + 4095) / 4096 * 4096;
+          java.nio.ByteBuffer page = java.nio.ByteBuffer.allocate(4096);
+          for (long at = end; at < to; at = (at / 4096 + 1) * 4096) {
+            page.clear().limit((int) (Math.min(to, (at / 4096 + 1) * 4096) - at));
+            c.write(page, at);
+          }
+          c.force(false);
+          toCut.add(new long[] {i, end});
+        }
+        if (toCut.size() > LedgerOptions.DEFAULT_OPEN_WRITER_LIMIT) {
+          long[] cut = toCut.poll();
+          try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(
+              padded.resolve(String.format(Locale.ROOT, "f%07d", cut[0])),
+              java.nio.file.StandardOpenOption.WRITE)) {
+            c.truncate(cut[1]);
+          }
+        }
+      }
+
+      @Override
+      public void close() {}
+    };
+    java.util.List<Turns.Slice> slices = java.util.List.of(Turns.of(plain), Turns.of(withZeros));
+    long cpu0 = THREADS.getCurrentThreadCpuTime();
+    for (int round = 0; round < 3; round++) {
+      double[] rates = Turns.rates(slices, millis / 3);
+      System.out.printf(Locale.ROOT, "round %d: floor %.0f/s, floor with a page of zeros then"
+          + " a cut %.0f/s, ratio %.2f; load %s%n", round, rates[0], rates[1],
+          rates[1] / rates[0], Files.readString(Path.of("/proc/loadavg")).trim());
+    }
+    System.out.printf(Locale.ROOT, "records %d then %d bytes; thread CPU %.1f s%n", bytes[0],
+        bytes[1], (THREADS.getCurrentThreadCpuTime() - cpu0) / 1e9);
+  }
+
+  private static void lock(Path dir, int n, int millis, Random random) throws Exception {
+    int[] bytes = ManyLedgersScenario.recordBytes(dir.resolve("record-size"),
+        LedgerOptions.defaults().withDurability(Durability.UNSAFE_NO_SYNC));
+    RandomFileFloor plain = RandomFileFloor.create(dir.resolve("plain"), n, bytes[0], bytes[1],
+        random);
+    Path locked = dir.resolve("locked");
+    RandomFileFloor lockedFloor = RandomFileFloor.create(locked, n, bytes[0], bytes[1],
+        new Random(random.nextLong()));
+    for (int i = 0; i < n; i++) {
+      Files.createFile(locked.resolve(String.format(Locale.ROOT, "l%07d", i)));
+    }
+    if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
+      throw new IllegalStateException("sync failed");
+    }
+    int[] order = permutation(n, new Random(random.nextLong()));
+    java.util.ArrayDeque<java.nio.channels.FileChannel> kept = new java.util.ArrayDeque<>();
+    byte[] holder = "pid=12345 host=vm jvm=12345@vm\n".substring(0, 28).concat("\n")
+        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    int[] next = {0};
+    CommitTarget withLock = new CommitTarget() {
+      @Override
+      public void commit() throws Exception {
+        int i = order[next[0]++ % n];
+        java.nio.channels.FileChannel lockChannel = java.nio.channels.FileChannel.open(
+            locked.resolve(String.format(Locale.ROOT, "l%07d", i)),
+            java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE);
+        try (java.nio.channels.FileLock l = lockChannel.lock()) {
+          lockChannel.write(java.nio.ByteBuffer.wrap(holder), 0);
+          lockedFloor.commit(); // not the same file index as i: the cost is the same
+        }
+        kept.add(lockChannel);
+        if (kept.size() > LedgerOptions.DEFAULT_OPEN_WRITER_LIMIT) {
+          try (java.nio.channels.FileChannel c = kept.poll()) {
+            c.truncate(0);
+          }
+        }
+      }
+
+      @Override
+      public void close() {}
+    };
+    java.util.List<Turns.Slice> slices = java.util.List.of(Turns.of(plain), Turns.of(withLock));
+    for (int round = 0; round < 3; round++) {
+      double[] rates = Turns.rates(slices, millis / 3);
+      System.out.printf(Locale.ROOT, "round %d: floor %.0f/s, floor with a lock file %.0f/s,"
+          + " ratio %.2f; load %s%n", round, rates[0], rates[1], rates[1] / rates[0],
+          Files.readString(Path.of("/proc/loadavg")).trim());
+    }
   }
 
   private static final long[] REVISIONS = new long[1 << 20];
