@@ -30,8 +30,10 @@ import java.util.regex.Pattern;
  *
  * <p><b>Preallocated space.</b> A {@code SYNC} writer (a writer without forces appends, see
  * FileLedger) extends the last segment ahead of its records with zero bytes (to a page
- * boundary at least {@link #PREALLOCATE_BYTES} past the record that needs them, written one
- * page per write and forced with that record), so that a commit overwrites blocks that
+ * boundary up to {@link #PREALLOCATE_BYTES} past the record that needs them, written one
+ * page per write and forced with that record; a writer just opened or back from parking adds
+ * none at its first extension, then one page, doubling from there: see
+ * FileLedger.preallocate), so that a commit overwrites blocks that
  * already belong to the file: {@code fdatasync} then has only data to flush, not a new file
  * size. A record line never contains a zero byte, so zero bytes from a line start to the end
  * of the file are the end of the data. The zeros are cut when the segment is full (before

@@ -56,9 +56,9 @@ final class Tail {
   /** Whether parking cut zeros of {@link #segment} without forcing the cut (writer only). */
   boolean trimUnforced;
   /**
-   * Zeros the writer's next extension of {@link #segment} adds: one page after parking or a
-   * recovery, doubling at each extension up to the full window (writer only; see
-   * FileLedger.preallocate).
+   * Zeros the writer's next extension of {@link #segment} adds: none after parking or a
+   * recovery (0), then one page, doubling at each extension up to the full window (writer
+   * only; see FileLedger.preallocate).
    */
   int window = JournalFiles.PREALLOCATE_BYTES;
   /** Records since the last checkpoint (writer only). */

@@ -202,12 +202,15 @@ class FileLedgerDamageTest {
     try (FileLedgerStore store = FileLedgerStore.open(dir, small)) {
       Ledger<Counter> ledger = store.ledger("root-1", Counter.class);
       ledger.commit(0, new Counter(1));
+      // A writer just opened adds no zeros at its first extension, then one page, and doubles
+      // at each extension after that.
+      assertThat(Files.size(segment1())).as("the first record alone").isEqualTo(data().length);
+      ledger.commit(1, new Counter(2));
       long size = Files.size(segment1());
       byte[] bytes = data();
-      // A writer just opened starts with one page of zeros, and doubles at each extension.
-      assertThat(size).as("zeros to a page boundary a page past the record").isEqualTo(
+      assertThat(size).as("zeros to a page boundary a page past the second record").isEqualTo(
           (bytes.length + 4096 + 4095) / 4096 * 4096);
-      for (int i = 1; i < 400; i++) {
+      for (int i = 2; i < 400; i++) {
         ledger.commit(i, new Counter(i + 1), EventDraft.of("inc", Map.of("pad", "x".repeat(400))));
       }
       try (Stream<Path> segments = Files.list(journal)) {

@@ -94,6 +94,9 @@ class RemovalCrashTest {
           .as("%d lines from %s", lines, child.describe()).isTrue();
       LockSupport.parkNanos(random.nextInt((int) TimeUnit.MILLISECONDS.toNanos(4)));
       child.kill();
+      // The lines the child flushed before it died may still be in the pipe: read to its end,
+      // or the last step the child reported is missed and its effect looks unannounced.
+      child.awaitLines(l -> false, DEADLINE);
       return child.lines();
     }
   }

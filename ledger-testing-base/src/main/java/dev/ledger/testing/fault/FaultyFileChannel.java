@@ -96,7 +96,9 @@ final class FaultyFileChannel extends FileChannel {
     }
     fs.check(Op.FORCE, path, 0);
     delegate.force(metaData);
-    fs.forced(path, directory);
+    // A cut made by another thread while this force ran happened before it completed: the
+    // cut kept the content as of the last completed force, so this one must not succeed.
+    fs.forced(path, directory, generation);
   }
 
   @Override

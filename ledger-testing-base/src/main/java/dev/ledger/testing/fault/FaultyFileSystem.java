@@ -305,7 +305,15 @@ public final class FaultyFileSystem extends FileSystem {
     truncated.merge(path.toAbsolutePath().normalize(), size, Math::min);
   }
 
-  synchronized void forced(Path path, boolean directory) {
+  /**
+   * Records a completed force of {@code path} by a channel opened in generation {@code of};
+   * throws, recording nothing, if power was cut since (by another thread, while the force
+   * ran): the cut kept what was forced before it, and the force never returns to its caller.
+   */
+  synchronized void forced(Path path, boolean directory, long of) throws IOException {
+    if (generation != of) {
+      throw new IOException("Input/output error (power was cut during this force): " + path);
+    }
     Path key = path.toAbsolutePath().normalize();
     if (directory) {
       pending.remove(key);
