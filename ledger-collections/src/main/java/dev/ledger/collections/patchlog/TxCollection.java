@@ -289,9 +289,8 @@ final class TxCollection<T> implements Collection<T> {
         // A shallow copy: the fields not named keep the stored nodes, not copies of them.
         // The new tree is installed as shared (DocTable.Doc#shared) when this commits, so a
         // later change copies it first and never reaches the nodes it holds; the old tree
-        // leaves the table. Only when the transaction is refused does the old tree stay and
-        // may be merged in place later, which a tree this call returned then shows, as a
-        // tree read with get does.
+        // leaves the table. Only when the transaction is refused does the old tree stay (and
+        // may be merged in place later); trees handed to callers are copies (fromTree).
         after = Json.NODES.objectNode();
         after.setAll(before.tree);
         for (String field : fields) {

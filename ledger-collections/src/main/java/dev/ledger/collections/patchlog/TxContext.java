@@ -202,8 +202,15 @@ final class TxContext implements Transaction {
     return bytes;
   }
 
-  /** Maps a stored tree back to the caller's type. */
+  /**
+   * Maps a stored tree back to the caller's type. A caller asking for a tree type gets a copy:
+   * Jackson hands back the stored tree itself, and a caller changing it would change the view
+   * (and documents sharing its subtrees) without a commit.
+   */
   <T> T fromTree(String name, JsonNode tree, Class<T> type) {
+    if (type.isInstance(tree)) {
+      return type.cast(tree.deepCopy());
+    }
     try {
       return engine.mapper.treeToValue(tree, type);
     } catch (JsonProcessingException | IllegalArgumentException e) {

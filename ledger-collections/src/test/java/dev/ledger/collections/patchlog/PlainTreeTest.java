@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Key;
+import dev.ledger.collections.Query;
 import dev.ledger.collections.Schema;
 import dev.ledger.core.LedgerOptions;
 import dev.ledger.core.memory.InMemoryLedgerStore;
@@ -189,5 +190,35 @@ class PlainTreeTest {
 
     assertThat(copied.size()).isEqualTo(4);
     assertSameTree(copied, mapped);
+  }
+
+  /** A tree handed out is the caller's: changing it changes neither the view nor the log. */
+  @Test
+  void aTreeReadBackIsACopyTheCallerMayChange() {
+    InMemoryLedgerStore store = InMemoryLedgerStore.create(LedgerOptions.defaults());
+    PatchLogCollectionStore collections = PatchLogCollectionStore.on(store, SCHEMA);
+    ObjectNode doc = Json.NODES.objectNode().put("id", "a").put("status", "queued");
+    doc.putObject("meta").put("n", 1);
+    collections.execute("p", tx -> {
+      tx.collection("docs", ObjectNode.class).insert(List.of(doc));
+      return null;
+    });
+    ObjectNode read = collections.read("p", view -> view.collection("docs", ObjectNode.class)
+        .get(Key.of("a")).orElseThrow());
+    read.put("status", "changed");
+    ((ObjectNode) read.get("meta")).put("n", 99);
+    ObjectNode inTx = collections.execute("p", tx -> {
+      ObjectNode got = tx.collection("docs", ObjectNode.class).get(Key.of("a")).orElseThrow();
+      got.put("status", "changed in the callback");
+      return got;
+    });
+    inTx.remove("meta");
+
+    ObjectNode again = collections.read("p", view -> view.collection("docs", ObjectNode.class)
+        .get(Key.of("a")).orElseThrow());
+    assertThat(again).isEqualTo(doc);
+    List<ObjectNode> queued = collections.read("p", view -> view.collection("docs",
+        ObjectNode.class).query(Query.builder().exact("status", "queued").build()).items());
+    assertThat(queued).containsExactly(doc);
   }
 }
