@@ -32,7 +32,12 @@ final class LargeLedgerTarget implements CommitTarget {
   private long counter;
 
   LargeLedgerTarget(Path base, boolean fullChange) {
-    this.store = FileLedgerStore.open(base, LedgerOptions.defaults());
+    this(base, fullChange, LedgerOptions.defaults());
+  }
+
+  /** The same target on a store opened with {@code options} (a diagnostic's settings). */
+  LargeLedgerTarget(Path base, boolean fullChange, LedgerOptions options) {
+    this.store = FileLedgerStore.open(base, options);
     this.ledger = store.ledger("large", JsonNode.class);
     this.fullChange = fullChange;
     this.state = Workload.JSON.createObjectNode();

@@ -355,7 +355,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       CommitRecord record = CommitRecord.next(root, t.revision, t.nextSequence, t.state,
           request, options.clock().instant());
-      byte[] line = JournalLine.encode(record, forcedThrough(t));
+      // A whole-state record is about the state's size: the line's buffer starts there.
+      byte[] line = JournalLine.encode(record, forcedThrough(t),
+          record.state() != null ? request.stateBytes() : 0);
       if (line.length > maxWriteLine) {
         throw new LimitExceededException(root, "commit record", maxWriteLine, line.length);
       }

@@ -28,6 +28,10 @@ import java.util.List;
  * @param commandDigest SHA-256 hex of the canonical JSON of the drafts,
  *     {@code {"events":[{"operationId":…,"payload":…,"type":…},…]}}, or null without a
  *     command id
+ * @param stateBytesExact whether {@code stateBytes} is exactly the length of the canonical
+ *     JSON of {@code state} as given here (a backend may then use it for that length instead
+ *     of counting); false when it may be the size of the caller's tree before the re-read,
+ *     whose canonical bytes can differ (a decimal {@code 100.000} reads back as {@code 100.0})
  */
 public record CommitRequest(
     long expectedRevision,
@@ -36,7 +40,8 @@ public record CommitRequest(
     int stateVersion,
     List<EventDraft> events,
     String publicCommandId,
-    String commandDigest) {
+    String commandDigest,
+    boolean stateBytesExact) {
 
   /**
    * Copies the draft list and checks the command fields come together.
@@ -48,6 +53,8 @@ public record CommitRequest(
    * @param events the event drafts
    * @param publicCommandId the public command id, or null
    * @param commandDigest the intent digest, or null
+   * @param stateBytesExact whether {@code stateBytes} is the size of {@code state}'s
+   *     canonical JSON
    * @throws IllegalArgumentException if a revision or version is negative, or only one of
    *     the command fields is set
    * @throws NullPointerException if the state or the event list is null
@@ -61,6 +68,27 @@ public record CommitRequest(
     events = List.copyOf(events);
     Preconditions.checkArgument((publicCommandId == null) == (commandDigest == null),
         "command id and digest come together");
+  }
+
+  /**
+   * A request whose {@code stateBytes} is not known to be the exact size of {@code state}'s
+   * canonical JSON ({@code stateBytesExact} false); otherwise as the canonical constructor.
+   *
+   * @param expectedRevision the revision the caller read
+   * @param state the normalized new state
+   * @param stateBytes size of the state's canonical JSON
+   * @param stateVersion the state version of the state
+   * @param events the event drafts
+   * @param publicCommandId the public command id, or null
+   * @param commandDigest the intent digest, or null
+   * @throws IllegalArgumentException if a revision or version is negative, or only one of
+   *     the command fields is set
+   * @throws NullPointerException if the state or the event list is null
+   */
+  public CommitRequest(long expectedRevision, JsonNode state, int stateBytes, int stateVersion,
+      List<EventDraft> events, String publicCommandId, String commandDigest) {
+    this(expectedRevision, state, stateBytes, stateVersion, events, publicCommandId,
+        commandDigest, false);
   }
 
   /**

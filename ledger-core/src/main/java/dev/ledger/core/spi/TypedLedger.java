@@ -22,6 +22,7 @@ import dev.ledger.core.StateType;
 import dev.ledger.core.Versioned;
 import dev.ledger.core.internal.command.CommandDigests;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.internal.json.StringSizes;
 import dev.ledger.core.internal.metrics.LedgerMeters;
 import dev.ledger.core.CommandConflictException;
 import java.io.IOException;
@@ -51,6 +52,11 @@ public final class TypedLedger<S> implements Ledger<S> {
   private final JavaType javaType;
   private final LedgerOptions options;
   private final LedgerMeters meters;
+  /**
+   * The sizes of the long strings of the last state this view committed: the next state of
+   * the ledger mostly holds the same strings, which then need no second count.
+   */
+  private final StringSizes stateSizes = new StringSizes();
 
   TypedLedger(AbstractLedgerStore<?> store, LedgerBackend backend, StateType<S> type) {
     this.store = store;
@@ -297,15 +303,18 @@ public final class TypedLedger<S> implements Ledger<S> {
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
     JsonNode tree = LedgerJson.tree(mapper, newState);
-    int stateBytes = LedgerJson.canonicalSize(tree);
+    int stateBytes = stateSizes.canonicalSize(tree);
     if (stateBytes > options.maxStateBytes()) {
       throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),
           stateBytes);
     }
     JsonNode state;
+    // The tree a re-read of the bytes gives, without the re-read where it can; only then are
+    // its canonical bytes the tree's, whose size was counted above.
+    JsonNode normal = LedgerJson.normalizedInPlace(tree);
+    boolean stateBytesExact = normal != null;
     try {
-      // The tree a re-read of the bytes gives, without the re-read where it can.
-      state = LedgerJson.reread(tree);
+      state = normal != null ? normal : LedgerJson.reread(tree);
     } catch (IOException e) {
       // LedgerJson.tree refuses what the reader would; this is the last line of defence.
       throw new IllegalArgumentException("state of ledger '" + rootId()
@@ -328,10 +337,11 @@ public final class TypedLedger<S> implements Ledger<S> {
     }
     if (commandId == null) {
       return new CommitRequest(expectedRevision, state, stateBytes, type.version(),
-          drafts, null, null);
+          drafts, null, null, stateBytesExact);
     }
     return new CommitRequest(expectedRevision, state, stateBytes, type.version(),
-        drafts, CommitRequest.publicCommandId(commandId), CommandDigests.intent(drafts));
+        drafts, CommitRequest.publicCommandId(commandId), CommandDigests.intent(drafts),
+        stateBytesExact);
   }
 
   private void backoff(int attempt) {

@@ -160,14 +160,28 @@ public record CommitRecord(
     }
     JsonNode patch = null;
     if (previousState != null) {
-      Optional<JsonNode> diff = MergePatch.diff(previousState, request.state());
-      if (diff.isPresent() && LedgerJson.canonicalSize(diff.get()) < request.stateBytes()) {
-        patch = diff.get();
+      Optional<MergePatch.Diff> diff = MergePatch.diffOf(previousState, request.state());
+      if (diff.isPresent() && patchBytes(diff.get(), request) < request.stateBytes()) {
+        patch = diff.get().patch();
       }
     }
     return new CommitRecord(FORMAT, root, revision, now, nextSequence, events,
         request.publicCommandId(), request.commandDigest(), request.stateVersion(),
         patch == null ? request.state() : null, patch);
+  }
+
+  /**
+   * The canonical size of {@code diff}'s patch. A patch that is the whole new state has the
+   * state's canonical bytes; when the request says its {@code stateBytes} is their size
+   * ({@link CommitRequest#stateBytesExact}), that is the answer without a walk of every string
+   * of a state that changed throughout. Otherwise the patch is counted, so the choice between
+   * patch and state is always the one counting every patch makes.
+   */
+  private static long patchBytes(MergePatch.Diff diff, CommitRequest request) {
+    if (diff.wholeTarget() && request.stateBytesExact()) {
+      return request.stateBytes();
+    }
+    return LedgerJson.canonicalSize(diff.patch());
   }
 
   /**

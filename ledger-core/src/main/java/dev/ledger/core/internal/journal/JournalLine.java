@@ -48,10 +48,26 @@ public final class JournalLine {
 
   /** The complete line, with its trailing newline, for {@code record}. */
   public static byte[] encode(CommitRecord record) {
+    return encodeSized(record, 0);
+  }
+
+  /**
+   * {@link #encode(CommitRecord)}, with a guess of the bytes the record's state or patch
+   * takes: the buffer the line is generated into starts that much larger, so a large state
+   * is not copied through every doubling of a small buffer. Only the capacity depends on the
+   * guess, never a byte of the line.
+   *
+   * @param record the record
+   * @param changeBytesHint the expected canonical size of the record's state or patch, or 0
+   * @return the line
+   */
+  public static byte[] encodeSized(CommitRecord record, int changeBytesHint) {
     // The record is generated once, straight into the line after a placeholder prefix; the
     // checksum is then taken over the bytes in place and its digits written over the
     // placeholder.
-    Line out = new Line(Math.max(512, record.events().size() * 512));
+    long capacity = Math.max(512, record.events().size() * 512L)
+        + Math.max(0, (long) changeBytesHint) + (changeBytesHint > 0 ? PREFIX + 256 : 0);
+    Line out = new Line((int) Math.min(capacity, 1 << 30));
     out.write(HEAD, 0, HEAD.length);
     out.write(HEX_PLACEHOLDER, 0, 8);
     out.write(MIDDLE, 0, MIDDLE.length);
@@ -79,8 +95,21 @@ public final class JournalLine {
    * the record as format 3 with its {@code forcedThrough} (see {@link CommitRecord}).
    */
   public static byte[] encode(CommitRecord record, long forcedThrough) {
+    return encode(record, forcedThrough, 0);
+  }
+
+  /**
+   * {@link #encode(CommitRecord, long)} with a guess of the size of the record's state or
+   * patch (see {@link #encodeSized}); the line does not depend on it.
+   *
+   * @param record the record
+   * @param forcedThrough the newest revision known durable
+   * @param changeBytesHint the expected canonical size of the record's state or patch, or 0
+   * @return the line
+   */
+  public static byte[] encode(CommitRecord record, long forcedThrough, int changeBytesHint) {
     if (forcedThrough >= record.revision() - 1) {
-      return encode(record);
+      return encodeSized(record, changeBytesHint);
     }
     ObjectNode json = record.toJson();
     json.put("format", CommitRecord.GROUPED_FORMAT);

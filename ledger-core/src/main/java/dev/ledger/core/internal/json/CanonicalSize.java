@@ -45,12 +45,20 @@ final class CanonicalSize {
    * the caller's tree is within the library's nesting bound (as for {@link CanonicalJson}).
    */
   static long of(JsonNode node) {
+    return of(node, null);
+  }
+
+  /**
+   * {@link #of(JsonNode)}, taking the sizes of long strings from {@code strings} (and telling
+   * it those it had to count), when given.
+   */
+  static long of(JsonNode node, StringSizes.Sizing strings) {
     switch (node.getNodeType()) {
       case OBJECT: {
         long size = 2 + Math.max(0, node.size() - 1); // braces, commas
         for (Map.Entry<String, JsonNode> field : node.properties()) {
           long name = string(field.getKey());
-          long value = of(field.getValue());
+          long value = of(field.getValue(), strings);
           if (name < 0 || value < 0) {
             return UNCOUNTED;
           }
@@ -61,7 +69,7 @@ final class CanonicalSize {
       case ARRAY: {
         long size = 2 + Math.max(0, node.size() - 1);
         for (JsonNode item : node) {
-          long value = of(item);
+          long value = of(item, strings);
           if (value < 0) {
             return UNCOUNTED;
           }
@@ -70,7 +78,7 @@ final class CanonicalSize {
         return size;
       }
       case STRING:
-        return string(node.textValue());
+        return strings == null ? string(node.textValue()) : strings.size(node.textValue());
       case BOOLEAN:
         return node.booleanValue() ? 4 : 5;
       case NULL:
@@ -110,7 +118,7 @@ final class CanonicalSize {
   }
 
   /** A quoted, escaped string's length in UTF-8. */
-  private static long string(String text) {
+  static long string(String text) {
     long size = 2;
     int length = text.length();
     for (int i = 0; i < length; i++) {

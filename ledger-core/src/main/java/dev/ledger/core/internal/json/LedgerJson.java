@@ -299,6 +299,17 @@ public final class LedgerJson {
     return normal != null ? normal : parse(canonical(node));
   }
 
+  /**
+   * The first step of {@link #reread}: the tree that parsing {@code node}'s canonical bytes
+   * gives, built in place (the caller owns {@code node} and must not use it afterwards, except
+   * to pass it to {@link #reread}), or null when the tree holds a node kind this does not
+   * handle (floats, big decimals, binary, POJO nodes) and only a real re-read gives it. A tree
+   * returned has exactly {@code node}'s canonical bytes.
+   */
+  public static JsonNode normalizedInPlace(JsonNode node) {
+    return CanonicalJson.normalized(node);
+  }
+
   private static byte[] canonicalByJackson(JsonNode node) {
     try {
       return COMPACT.writeValueAsBytes(node);

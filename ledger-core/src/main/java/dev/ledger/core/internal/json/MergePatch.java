@@ -29,7 +29,39 @@ public final class MergePatch {
     // Exactness is decided while diffing (a null the patch would have to set), not by
     // applying the patch to a copy of the source and comparing: that cost two passes over
     // the whole document per commit.
-    return Optional.ofNullable(diffObjects((ObjectNode) source, (ObjectNode) target));
+    return Optional.ofNullable(diffObjects((ObjectNode) source, (ObjectNode) target, null));
+  }
+
+  /**
+   * A merge patch, and whether it is the target itself: every member of the target replaced
+   * whole and none of the source removed, so that its canonical JSON is the target's, byte for
+   * byte (a caller choosing the smaller of patch and target then needs no size of the patch).
+   *
+   * @param patch the patch
+   * @param wholeTarget whether the patch equals the target
+   */
+  public record Diff(JsonNode patch, boolean wholeTarget) {}
+
+  /**
+   * {@link #diff}, telling also whether the patch is the whole target (see {@link Diff}).
+   *
+   * @param source the document before
+   * @param target the document after
+   * @return the patch, or empty when no merge patch reproduces {@code target} exactly
+   */
+  public static Optional<Diff> diffOf(JsonNode source, JsonNode target) {
+    if (!source.isObject() || !target.isObject()) {
+      return Optional.empty();
+    }
+    int[] replaced = new int[1];
+    ObjectNode patch = diffObjects((ObjectNode) source, (ObjectNode) target, replaced);
+    if (patch == null) {
+      return Optional.empty();
+    }
+    // Members replaced whole, as many as the target has and as the patch has (no removals):
+    // the patch is the target.
+    boolean whole = replaced[0] == target.size() && patch.size() == target.size();
+    return Optional.of(new Diff(patch, whole));
   }
 
   /** Applies {@code patch} to {@code target}, returning a new document (inputs unchanged). */
@@ -78,8 +110,11 @@ public final class MergePatch {
     return target;
   }
 
-  /** The patch from {@code source} to {@code target}, or null if none is exact. */
-  private static ObjectNode diffObjects(ObjectNode source, ObjectNode target) {
+  /**
+   * The patch from {@code source} to {@code target}, or null if none is exact; counts in
+   * {@code replaced[0]}, if given, the members of {@code target} the patch replaces whole.
+   */
+  private static ObjectNode diffObjects(ObjectNode source, ObjectNode target, int[] replaced) {
     ObjectNode patch = JsonNodeFactory.instance.objectNode();
     Iterator<String> names = source.fieldNames();
     while (names.hasNext()) {
@@ -95,7 +130,7 @@ public final class MergePatch {
         continue;
       }
       if (before != null && before.isObject() && after.isObject()) {
-        ObjectNode inner = diffObjects((ObjectNode) before, (ObjectNode) after);
+        ObjectNode inner = diffObjects((ObjectNode) before, (ObjectNode) after, null);
         if (inner == null) {
           return null;
         }
@@ -104,6 +139,9 @@ public final class MergePatch {
         return null; // a patch's null removes a member; it cannot set one to null
       } else {
         patch.set(field.getKey(), after.deepCopy());
+        if (replaced != null) {
+          replaced[0]++;
+        }
       }
     }
     return patch;

@@ -133,6 +133,13 @@ class JournalLineTest {
       byte[] line = JournalLine.encode(record);
       assertThat(new String(line, StandardCharsets.UTF_8)).as("%s case %s", seed, i)
           .isEqualTo(expected);
+      // A size hint, too small, exact or too large, changes only the buffer, not the line.
+      for (int hint : new int[] {1, 40, body.length, line.length, 3 * line.length, 1 << 20}) {
+        assertThat(JournalLine.encodeSized(record, hint)).as("%s case %s hint %s", seed, i, hint)
+            .isEqualTo(line);
+        assertThat(JournalLine.encode(record, record.revision() - 1, hint))
+            .as("%s case %s hint %s", seed, i, hint).isEqualTo(line);
+      }
       if (!decimal) { // a decimal reads back as a double
         assertThat(JournalLine.decode(line, line.length - 1)).as("%s case %s", seed, i)
             .isEqualTo(record);
