@@ -1,12 +1,8 @@
 package dev.ledger.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -84,33 +80,7 @@ final class ColdStartScenario {
 
   private static Map<String, Long> child(String kind, Path dir, int commits)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(ColdStartChild.class.getName());
-    command.add(kind);
-    command.add(dir.toString());
-    command.add(Integer.toString(commits));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    Map<String, Long> values = new HashMap<>();
-    StringBuilder output = new StringBuilder();
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        output.append(line).append('\n');
-        if (line.startsWith("result ")) {
-          for (String pair : line.substring("result ".length()).split(" ")) {
-            int eq = pair.indexOf('=');
-            values.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
-          }
-        }
-      }
-    }
-    if (process.waitFor() != 0 || !values.containsKey("commits")) {
-      throw new IllegalStateException("cold-start child " + kind + " failed:\n" + output);
-    }
-    return values;
+    return ChildRun.longs(ChildRun.result("cold-start child " + kind, ColdStartChild.class,
+        List.of(), List.of(kind, dir.toString(), Integer.toString(commits)), "commits"));
   }
 }

@@ -4,13 +4,8 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.EventPage;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.fs.FileLedgerStore;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -97,35 +92,8 @@ final class PagingScenario {
 
   private static Map<String, Long> child(Path base, String root, Path journal,
       boolean rawFirst) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx64m");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(ReplayChild.class.getName());
-    command.add(base.toString());
-    command.add(root);
-    command.add(journal.toString());
-    command.add(rawFirst ? "raw-first" : "replay-first");
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    Map<String, Long> values = new HashMap<>();
-    StringBuilder output = new StringBuilder();
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        output.append(line).append('\n');
-        for (String pair : line.split(" ")) {
-          int eq = pair.indexOf('=');
-          if (eq > 0 && line.startsWith("result ")) {
-            values.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
-          }
-        }
-      }
-    }
-    if (process.waitFor() != 0 || !values.containsKey("events")) {
-      throw new IllegalStateException("replay child failed:\n" + output);
-    }
-    return values;
+    return ChildRun.longs(ChildRun.result("replay child", ReplayChild.class, List.of("-Xmx64m"),
+        List.of(base.toString(), root, journal.toString(),
+            rawFirst ? "raw-first" : "replay-first"), "events"));
   }
 }

@@ -9,16 +9,12 @@ import dev.ledger.registry.RunRecord;
 import dev.ledger.registry.RunRegistry;
 import dev.ledger.registry.RunStatus;
 import dev.ledger.registry.collections.CollectionRunRegistry;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -132,33 +128,12 @@ public final class RegistryFootprint {
    */
   static Map<String, Double> open(String kind, Path target, String partition)
       throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), RegistryFootprint.class.getName(),
-        "--child", kind, target.toString()));
+    List<String> args = new ArrayList<>(List.of("--child", kind, target.toString()));
     if (partition != null) {
-      command.add(partition);
+      args.add(partition);
     }
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    Map<String, Double> values = new HashMap<>();
-    StringBuilder output = new StringBuilder();
-    try (BufferedReader in = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = in.readLine()) != null) {
-        output.append(line).append('\n');
-        if (line.startsWith("result ")) {
-          for (String pair : line.substring("result ".length()).split(" ")) {
-            int eq = pair.indexOf('=');
-            values.put(pair.substring(0, eq), Double.parseDouble(pair.substring(eq + 1)));
-          }
-        }
-      }
-    }
-    if (process.waitFor() != 0 || !values.containsKey("ms")) {
-      throw new IllegalStateException("registry open child (" + kind + ") failed:\n" + output);
-    }
-    return values;
+    return ChildRun.doubles(ChildRun.result("registry open child (" + kind + ")",
+        RegistryFootprint.class, List.of(), args, "ms"));
   }
 
   private static void child(String kind, Path target, String partition) throws Exception {
