@@ -255,7 +255,8 @@ final class ManyLedgersScenario {
     }
   }
 
-  private static int[] permutation(int n, Random random) {
+  /** 0 to n - 1 in a random order (Fisher-Yates). */
+  static int[] permutation(int n, Random random) {
     int[] p = new int[n];
     for (int i = 0; i < n; i++) {
       p[i] = i;

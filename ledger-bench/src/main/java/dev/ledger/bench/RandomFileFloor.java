@@ -34,16 +34,7 @@ final class RandomFileFloor implements CommitTarget {
     this.dir = dir;
     this.first = line(firstBytes);
     this.record = line(recordBytes);
-    this.order = new int[count];
-    for (int i = 0; i < count; i++) {
-      order[i] = i;
-    }
-    for (int i = count - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
+    this.order = ManyLedgersScenario.permutation(count, random);
   }
 
   private static byte[] line(int bytes) {
