@@ -88,7 +88,7 @@ public final class ManyLedgersProbe {
 
   private static void first(Path dir, int n, int from, int k, Random random)
       throws Exception {
-    int[] order = Arrays.copyOfRange(permutation(n, random), from, from + k);
+    int[] order = Arrays.copyOfRange(ManyLedgersScenario.permutation(n, random), from, from + k);
     try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("store"))) {
       warmUp(store);
       Measure m = start(dir, "first-touch commits");
@@ -102,7 +102,7 @@ public final class ManyLedgersProbe {
   private static void parked(Path dir, int n, int from, int k, Random random)
       throws Exception {
     int limit = LedgerOptions.DEFAULT_OPEN_WRITER_LIMIT;
-    int[] order = Arrays.copyOfRange(permutation(n, random), from, from + k + limit);
+    int[] order = Arrays.copyOfRange(ManyLedgersScenario.permutation(n, random), from, from + k + limit);
     try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("store"))) {
       warmUp(store);
       for (int j = 0; j < k + limit; j++) {
@@ -156,7 +156,7 @@ public final class ManyLedgersProbe {
     if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
       throw new IllegalStateException("sync failed");
     }
-    int[] order = permutation(n, random);
+    int[] order = ManyLedgersScenario.permutation(n, random);
     java.util.ArrayDeque<long[]> toCut = new java.util.ArrayDeque<>();
     byte[] record = new byte[bytes[1]];
     Arrays.fill(record, (byte) 'x');
@@ -220,7 +220,7 @@ public final class ManyLedgersProbe {
     if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
       throw new IllegalStateException("sync failed");
     }
-    int[] order = permutation(n, new Random(random.nextLong()));
+    int[] order = ManyLedgersScenario.permutation(n, new Random(random.nextLong()));
     java.util.ArrayDeque<java.nio.channels.FileChannel> kept = new java.util.ArrayDeque<>();
     byte[] holder = "pid=12345 host=vm jvm=12345@vm\n".substring(0, 28).concat("\n")
         .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -303,19 +303,5 @@ public final class ManyLedgersProbe {
 
   private static String name(int i) {
     return String.format(Locale.ROOT, "l%07d", i);
-  }
-
-  private static int[] permutation(int n, Random random) {
-    int[] p = new int[n];
-    for (int i = 0; i < n; i++) {
-      p[i] = i;
-    }
-    for (int i = n - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      int t = p[i];
-      p[i] = p[j];
-      p[j] = t;
-    }
-    return p;
   }
 }

@@ -253,18 +253,9 @@ final class PostgresPatchLog implements PatchLog {
     c.setAutoCommit(false);
     c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
     try {
-      long rowRevision = 0;
-      long rowGeneration = 0;
-      try (PreparedStatement ps = c.prepareStatement("SELECT revision, generation FROM "
-          + tables.ledgers() + " WHERE root_id = ?")) {
-        ps.setString(1, root);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (rs.next()) {
-            rowRevision = rs.getLong(1);
-            rowGeneration = rs.getLong(2);
-          }
-        }
-      }
+      long[] head = headRow(c);
+      long rowRevision = head[0];
+      long rowGeneration = head[1];
       long bound = generation;
       if (after == 0) {
         generation = rowGeneration;
@@ -589,18 +580,9 @@ final class PostgresPatchLog implements PatchLog {
           }
         }
       }
-      long actual = 0;
-      long rowGeneration = 0;
-      try (PreparedStatement ps = c.prepareStatement("SELECT revision, generation FROM "
-          + tables.ledgers() + " WHERE root_id = ?")) {
-        ps.setString(1, root);
-        try (ResultSet rs = ps.executeQuery()) {
-          if (rs.next()) {
-            actual = rs.getLong(1);
-            rowGeneration = rs.getLong(2);
-          }
-        }
-      }
+      long[] head = headRow(c);
+      long actual = head[0];
+      long rowGeneration = head[1];
       RevisionConflictException conflict = new RevisionConflictException(root,
           batch.get(0).expectedRevision(), actual);
       if (bound != 0 && bound != rowGeneration) {
@@ -771,5 +753,16 @@ final class PostgresPatchLog implements PatchLog {
   @Override
   public String toString() {
     return "patch log of ledger '" + root + "' in " + tables;
+  }
+
+  /** The ledger row's revision and generation, or zeros when the ledger has no row. */
+  private long[] headRow(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT revision, generation FROM "
+        + tables.ledgers() + " WHERE root_id = ?")) {
+      ps.setString(1, root);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[2];
+      }
+    }
   }
 }

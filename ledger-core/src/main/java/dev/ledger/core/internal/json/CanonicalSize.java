@@ -15,7 +15,7 @@ import java.util.Map;
  * characters below U+0020 escaped ({@code \b \t \n \f \r} in two bytes, the others as
  * {@code \}{@code u00XX} in six); {@code int} and {@code long} in decimal; a finite double as
  * {@link Double#toString}; every surrogate character, paired or not, as a six-byte
- * {@code \}{@code uXXXX} escape (the generator does not combine pairs). Other node kinds (big
+ * escape such as {@code \}{@code ud83d} (the generator does not combine pairs). Other node kinds (big
  * integers, floats, decimals, binary, POJO nodes) are not counted: {@link #of} returns
  * {@link #UNCOUNTED} and the caller counts the generator's output instead.
  */
