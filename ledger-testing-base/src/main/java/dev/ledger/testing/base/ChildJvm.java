@@ -282,15 +282,21 @@ public final class ChildJvm implements AutoCloseable {
   }
 
   /**
-   * Kills the child with SIGKILL ({@link Process#destroyForcibly()} on Unix), waits (at most
-   * {@link #KILL_DEADLINE}) for it to be gone, and for every line it wrote before dying to be
-   * read. Does nothing more to a child that already exited.
+   * Kills the child with SIGKILL, waits (at most {@link #KILL_DEADLINE}) for it to be gone,
+   * and for every line it wrote before dying to be read. Does nothing more to a child that
+   * already exited.
+   *
+   * <p>The signal goes through the child's {@link ProcessHandle}, not
+   * {@link Process#destroyForcibly()}: on Linux the latter also closes this side of the
+   * child's output pipes, so the lines the child wrote just before it died and this JVM had
+   * not read yet would be thrown away, and a test would take a step the child reported (a
+   * delete, a commit acknowledged) for one it never announced.
    *
    * @throws AssertionError if the child outlives the deadline
    * @throws InterruptedException if this thread is interrupted while waiting
    */
   public void kill() throws InterruptedException {
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     if (!process.waitFor(KILL_DEADLINE.toNanos(), TimeUnit.NANOSECONDS)) {
       throw new AssertionError("child survived SIGKILL for " + KILL_DEADLINE + ": "
           + describe());

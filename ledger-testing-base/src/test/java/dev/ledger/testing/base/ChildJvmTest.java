@@ -3,9 +3,15 @@ package dev.ledger.testing.base;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The child-JVM helper: conversation, exit codes, and a deadline on every wait. */
 class ChildJvmTest {
@@ -94,6 +100,53 @@ class ChildJvmTest {
       assertThat(child.isAlive()).isFalse();
       assertThat(child.lines()).contains("READY", "before");
       assertThat(child.describe()).contains("(exit ");
+    }
+  }
+
+  /**
+   * The lines a child wrote just before it was killed and this JVM had not read yet must be
+   * read after the kill (on Linux, {@code Process.destroyForcibly()} closes the pipe and drops
+   * them). To have lines still unread at the kill, another thread holds the lock the reader
+   * takes for every line (an {@code awaitLines} condition runs under it) from before the
+   * child writes until a while after the child is dead.
+   */
+  @Test
+  void killKeepsTheLinesStillInThePipe(@TempDir Path dir) throws Exception {
+    int lines = 4_000; // about 36 KiB: one write, well within a pipe's 64 KiB
+    Path written = dir.resolve("written");
+    try (ChildJvm child = ChildJvm.start(EchoChild.class)) {
+      child.awaitLine("READY", DEADLINE);
+      CountDownLatch holding = new CountDownLatch(1);
+      Thread holder = new Thread(() -> {
+        try {
+          child.awaitLines(l -> {
+            holding.countDown();
+            while (child.isAlive()) {
+              Thread.onSpinWait();
+            }
+            // A while for the kill to do what it does after the signal, before reading on.
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            return true;
+          }, DEADLINE);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "holder");
+      holder.start();
+      assertThat(holding.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      child.send("burst " + lines + " " + written);
+      long deadline = System.nanoTime() + DEADLINE.toNanos();
+      while (!Files.exists(written)) {
+        assertThat(System.nanoTime() - deadline).as("the burst within %s", DEADLINE)
+            .isNegative();
+        Thread.onSpinWait();
+      }
+      child.kill();
+      holder.join();
+      List<String> out = child.lines();
+      assertThat(child.describe()).doesNotContain("reading stdout failed");
+      assertThat(out).hasSize(2 + lines);
+      assertThat(out.get(out.size() - 1)).isEqualTo("line " + (lines - 1));
     }
   }
 

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  * Child main for {@link ChildJvmTest}: prints {@code READY} and the seed property, then obeys
  * lines on stdin: {@code echo TEXT} prints TEXT, {@code exit N} exits with N, {@code watch}
  * halts when stdin ends ({@link ChildJvm#exitWhenParentGoes()}), {@code hang} blocks on
- * stdin forever.
+ * stdin forever, {@code burst N FILE} prints the lines {@code line 0} to {@code line N-1} in
+ * one write, then creates FILE and blocks forever.
  */
 public final class EchoChild {
   private EchoChild() {}
@@ -36,6 +37,16 @@ public final class EchoChild {
         System.out.println("WATCHING");
         System.out.flush();
         ChildJvm.exitWhenParentGoes();
+        new java.util.concurrent.CountDownLatch(1).await();
+      } else if (line.startsWith("burst ")) {
+        String[] words = line.split(" ", 3);
+        StringBuilder burst = new StringBuilder();
+        for (int i = 0; i < Integer.parseInt(words[1]); i++) {
+          burst.append("line ").append(i).append('\n');
+        }
+        System.out.print(burst);
+        System.out.flush();
+        java.nio.file.Files.createFile(java.nio.file.Path.of(words[2]));
         new java.util.concurrent.CountDownLatch(1).await();
       } else if (line.equals("hang")) {
         new java.util.concurrent.CountDownLatch(1).await();
