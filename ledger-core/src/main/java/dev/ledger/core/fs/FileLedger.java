@@ -52,8 +52,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -185,8 +183,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * writes: an update holding the turn takes the writer lock inside it, so the order is
    * always turn, then writer lock. Reentrant, so that a change function that updates the
    * ledger on its own thread does not deadlock (the outer attempt then conflicts and retries).
+   * Handed from one updating thread to the next by a short spin ({@link UpdateTurn}).
    */
-  private final ReentrantLock updateTurn = new ReentrantLock();
+  private final UpdateTurn updateTurn = new UpdateTurn();
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -302,8 +301,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     Preconditions.checkNotNull(attempt, "attempt");
     boolean turn;
     try {
-      turn = updateTurn.tryLock()
-          || updateTurn.tryLock(patience.toNanos(), TimeUnit.NANOSECONDS);
+      turn = updateTurn.tryLock(patience.toNanos());
     } catch (InterruptedException e) {
       // Without the turn, as an optimistic attempt; the writer lock reports the interrupt.
       Thread.currentThread().interrupt();
