@@ -304,6 +304,12 @@ public final class FileLedgerStore implements LedgerStore, PatchLogSource {
    * the verify is not damage: a line that is bad at first sight but whole at a second look
    * was an append in progress (the readers' rule). Costs a read of the whole journal.
    *
+   * <p>Runs on the calling thread, which reads the files and makes every check in order;
+   * the decoding of journal lines ahead of it (checksums, and parsing each record) is also
+   * handed to the {@linkplain java.util.concurrent.ForkJoinPool#commonPool() common pool}
+   * where it has a free thread, so a verify may use two processors. A line no pool thread
+   * has taken yet is decoded on the calling thread; the outcome never depends on where.
+   *
    * @param rootId the ledger
    * @param progress called on this thread after each segment, each MiB and at the end
    * @return the report

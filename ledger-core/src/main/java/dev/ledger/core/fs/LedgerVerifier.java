@@ -240,16 +240,17 @@ final class LedgerVerifier {
    */
   private boolean scanSegment(long segment, Path path, long from, Checkpoint checkpoint)
       throws IOException {
-    LineReader reader = new LineReader(path, from, journal.maxLine());
+    DecodeAhead reader = new DecodeAhead(new LineReader(path, from, journal.maxLine()));
     long read = 0;
     try {
       while (true) {
         maybeReport(reader.position() - from);
-        LineReader.Line line = reader.next();
-        if (line == null) {
+        DecodeAhead.Item item = reader.next();
+        if (item == null) {
           read = reader.position() - from;
           return true;
         }
+        LineReader.Line line = item.line;
         long at = line.offset();
         read = at - from;
         switch (line.kind()) {
@@ -260,7 +261,7 @@ final class LedgerVerifier {
             long data = reader.position();
             if (wholeNow(path, at)) {
               reader.close();
-              reader = new LineReader(path, at, journal.maxLine());
+              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()));
               continue;
             }
             if (!validFollows(path, data, segment, synced ? end.revision + 1 : 0)) {
@@ -276,7 +277,7 @@ final class LedgerVerifier {
                 + line.length() + " bytes" : line.length() + " bytes cut by a zero byte";
             if (wholeNow(path, at)) {
               reader.close();
-              reader = new LineReader(path, at, journal.maxLine());
+              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()));
               continue;
             }
             if (!validFollows(path, reader.position(), segment, synced ? end.revision + 1 : 0)) {
@@ -298,7 +299,7 @@ final class LedgerVerifier {
             return true;
           }
           case COMPLETE -> {
-            if (!record(segment, path, line, reader, checkpoint)) {
+            if (!record(segment, path, item, reader, checkpoint)) {
               return false;
             }
             read = reader.position() - from;
@@ -318,13 +319,15 @@ final class LedgerVerifier {
    *
    * @return false if it is the journal's torn last line
    */
-  private boolean record(long segment, Path path, LineReader.Line line, LineReader reader,
+  private boolean record(long segment, Path path, DecodeAhead.Item item, DecodeAhead reader,
       Checkpoint checkpoint) throws IOException {
+    LineReader.Line line = item.line;
     long at = line.offset();
     CommitRecord r;
     try {
-      // Verify never reads payloads: parse them (the record must be valid JSON), build none.
-      r = JournalLine.decodeWithoutPayloads(line.bytes(), line.length());
+      // Verify never reads payloads: parse them (the record must be valid JSON), build none;
+      // decoded ahead on another thread where one is free (DecodeAhead).
+      r = item.record();
     } catch (JournalLine.InvalidRecordException e) {
       journalDamage(Kind.BAD_RECORD, path, at, e.getMessage(), null, null);
       lostSync();
