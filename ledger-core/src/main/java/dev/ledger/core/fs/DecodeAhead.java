@@ -11,19 +11,22 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.FutureTask;
 
 /**
- * The lines of one journal segment for {@link LedgerVerifier}, each complete line's record
- * decoded ahead on another thread while the verifier checks and folds the ones before it.
+ * The lines of one journal segment for a sequential reader of the whole journal (verify, a
+ * replay), each complete line's record decoded ahead on another thread while the reader
+ * checks the ones before it.
  *
- * <p>Decoding a line (the checksum, and parsing every event to prove it is JSON) is most of
- * a verify's work, and one line's decoding needs nothing from the lines before it: only the
- * checks that follow (continuity, folding, torn tail or damage) are sequential. So the lines
- * are read on the verifier's thread as before, up to {@link #AHEAD_LINES} complete lines or
- * {@link #AHEAD_BYTES} bytes ahead of the one the verifier is at, and each one's decoding is
- * handed to the common fork-join pool. The verifier takes the lines in order; a line whose
- * decoding no other thread has started yet is decoded on the verifier's thread, so a busy
- * or single-processor pool costs nothing but the hand-off. A decoding's failure (a bad
- * checksum, an invalid or future record) is thrown to the verifier exactly as decoding on
- * its own thread would throw it.
+ * <p>Decoding a line (the checksum, and parsing every event) is most of the work of reading
+ * a journal through, and one line's decoding needs nothing from the lines before it: only
+ * the checks that follow (continuity, folding, torn tail or damage) are sequential. So the
+ * lines are read on the reader's thread as before, up to a number of complete lines and
+ * bytes ahead of the one the reader is at ({@link #VERIFY}, {@link #REPLAY}), and each
+ * one's decoding is handed to the common fork-join pool. The reader takes the lines in
+ * order; a line whose decoding no other thread has started yet is decoded on the reader's
+ * thread, so a busy or single-processor pool costs nothing but the hand-off. A decoding's
+ * failure (a bad checksum, an invalid or future record) is thrown to the reader exactly as
+ * decoding on its own thread would throw it. With {@link #NONE} nothing is read ahead: each
+ * line is read when asked for and decoded when its record is, on the reader's thread, as a
+ * plain {@link LineReader} would (for short reads, which must not read past what they need).
  *
  * <p>Reading ahead stops at the first line that is not complete (padding, a torn or cut line,
  * an oversized one, the end): that line is handed over with nothing read after it, so
@@ -34,26 +37,48 @@ import java.util.concurrent.FutureTask;
  * <p>Not thread-safe: one per segment scan, on the verifier's thread.
  */
 final class DecodeAhead implements AutoCloseable {
-  /** Complete lines read ahead at most. */
-  static final int AHEAD_LINES = 16;
-  /** Bytes of lines read ahead at most (one line always, however long). */
-  static final long AHEAD_BYTES = 4L << 20;
+  /** How far to read ahead: complete lines, and their bytes (one line always, however long). */
+  record Ahead(int lines, long bytes) {}
+
+  /** Verify: its records carry no payloads, so what is ahead costs about its bytes. */
+  static final Ahead VERIFY = new Ahead(16, 4L << 20);
+  /**
+   * A replay: its records carry their payloads' trees, several times their bytes, and a
+   * replay must run in a small heap, so less is read ahead.
+   */
+  static final Ahead REPLAY = new Ahead(16, 1L << 20);
+  /** Nothing read ahead. */
+  static final Ahead NONE = new Ahead(0, 0);
+
+  /** What turns a line into its record. */
+  @FunctionalInterface
+  interface Decoder {
+    /**
+     * Decodes {@code length} bytes of {@code line}.
+     *
+     * @throws JournalLine.DefectException if the frame, the checksum or the record is bad
+     * @throws CommitRecord.FutureFormatException if the record is from a newer format
+     */
+    CommitRecord decode(byte[] line, int length);
+  }
 
   /** A line, and for a complete one its record's decoding. */
   static final class Item {
     final LineReader.Line line;
     private final FutureTask<CommitRecord> decoding;
+    private final Decoder decoder;
 
-    private Item(LineReader.Line line, FutureTask<CommitRecord> decoding) {
+    private Item(LineReader.Line line, FutureTask<CommitRecord> decoding, Decoder decoder) {
       this.line = line;
       this.decoding = decoding;
+      this.decoder = decoder;
     }
 
     /**
      * The line's record, decoded here if no other thread has started it.
      *
-     * @throws JournalLine.DefectException as {@link JournalLine#decodeWithoutPayloads} does
-     * @throws CommitRecord.FutureFormatException as {@link JournalLine#decodeWithoutPayloads}
+     * @throws JournalLine.DefectException as the decoder throws it
+     * @throws CommitRecord.FutureFormatException as the decoder throws it
      */
     CommitRecord record() {
       decoding.run(); // does nothing if it ran or runs elsewhere
@@ -72,7 +97,7 @@ final class DecodeAhead implements AutoCloseable {
         // Only the verifier's thread waits, for a decoding another thread runs: finish it
         // here instead, keeping the interrupt for the caller.
         Thread.currentThread().interrupt();
-        return JournalLine.decodeWithoutPayloads(line.bytes(), line.length());
+        return decoder.decode(line.bytes(), line.length());
       } catch (CancellationException e) {
         throw new IllegalStateException("decoding of the line at offset " + line.offset()
             + " was cancelled", e);
@@ -81,6 +106,8 @@ final class DecodeAhead implements AutoCloseable {
   }
 
   private final LineReader reader;
+  private final Decoder decoder;
+  private Ahead limit;
   private final Executor executor;
   private final ArrayDeque<Item> ahead = new ArrayDeque<>();
   private long aheadBytes;
@@ -89,15 +116,30 @@ final class DecodeAhead implements AutoCloseable {
   /** The file offset after the last line handed over (or where the reader started). */
   private long position;
 
-  DecodeAhead(LineReader reader) {
-    this(reader, ForkJoinPool.getCommonPoolParallelism() > 1 || Runtime.getRuntime()
-        .availableProcessors() > 1 ? ForkJoinPool.commonPool() : Runnable::run);
+  /**
+   * Lines of {@code reader} decoded by {@code decoder}, {@code ahead} of the reader, on the
+   * common pool where this machine has more than one processor.
+   */
+  DecodeAhead(LineReader reader, Decoder decoder, Ahead ahead) {
+    this(reader, decoder, ahead, Runtime.getRuntime().availableProcessors() > 1
+        ? ForkJoinPool.commonPool() : Runnable::run);
   }
 
-  DecodeAhead(LineReader reader, Executor executor) {
+  DecodeAhead(LineReader reader, Decoder decoder, Ahead ahead, Executor executor) {
     this.reader = reader;
+    this.decoder = decoder;
+    this.limit = ahead;
     this.executor = executor;
     this.position = reader.position();
+  }
+
+  /**
+   * Reads ahead by {@code ahead} from now on.
+   *
+   * @param ahead how far
+   */
+  void aheadBy(Ahead ahead) {
+    this.limit = ahead;
   }
 
   /**
@@ -120,7 +162,7 @@ final class DecodeAhead implements AutoCloseable {
     }
     aheadBytes -= item.line.length();
     position = item.line.offset() + item.line.length() + 1;
-    if (!blocked) {
+    if (!blocked && limit.lines() > 0) {
       fill(false); // the lines after it are read, and decoded elsewhere, while it is checked
     }
     return item;
@@ -131,20 +173,20 @@ final class DecodeAhead implements AutoCloseable {
    * {@code first}, the first line read is handed over at once and decoded by the verifier.
    */
   private void fill(boolean first) throws IOException {
-    while (ahead.size() < AHEAD_LINES && (ahead.isEmpty() || aheadBytes < AHEAD_BYTES)) {
+    while (ahead.isEmpty() || (ahead.size() < limit.lines() && aheadBytes < limit.bytes())) {
       LineReader.Line line = reader.next();
       if (line == null) {
         return;
       }
       if (line.kind() != LineReader.Kind.COMPLETE) {
-        ahead.add(new Item(line, null));
+        ahead.add(new Item(line, null, decoder));
         blocked = true;
         return;
       }
       FutureTask<CommitRecord> decoding = new FutureTask<>(
-          () -> JournalLine.decodeWithoutPayloads(line.bytes(), line.length()));
+          () -> decoder.decode(line.bytes(), line.length()));
       boolean handedOverNow = first && ahead.isEmpty();
-      ahead.add(new Item(line, decoding));
+      ahead.add(new Item(line, decoding, decoder));
       aheadBytes += line.length();
       if (!handedOverNow) {
         executor.execute(decoding);

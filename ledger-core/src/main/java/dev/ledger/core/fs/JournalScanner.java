@@ -45,7 +45,9 @@ final class JournalScanner implements RecordSource {
   private final JournalFiles files;
   private long segment;
   private Path path;
-  private LineReader reader;
+  private DecodeAhead reader;
+  /** How far lines are read and decoded ahead ({@link #readAhead}); nothing by default. */
+  private DecodeAhead.Ahead ahead = DecodeAhead.NONE;
   private long expectedRevision;
   private long expectedSequence;
   private long end;
@@ -71,7 +73,7 @@ final class JournalScanner implements RecordSource {
     this.path = files.segment(base);
     this.end = offset;
     try {
-      this.reader = new LineReader(path, offset, files.maxLine());
+      this.reader = lines(offset);
     } catch (NoSuchFileException e) {
       throw new SegmentRemovedException(path, e);
     } catch (IOException e) {
@@ -102,6 +104,35 @@ final class JournalScanner implements RecordSource {
   JournalScanner patchesOnly() {
     patchesOnly = true;
     return this;
+  }
+
+  /**
+   * Makes this scan read and decode lines ahead of the record it returns, decoding on
+   * another thread where one is free ({@link DecodeAhead#REPLAY}): for a reader that goes
+   * through the journal (a replay), never for one that reads a few records and stops, which
+   * would read past what it needs. Call it before the first {@link #next}.
+   *
+   * @return this scan
+   */
+  JournalScanner readAhead() {
+    ahead = DecodeAhead.REPLAY;
+    reader.aheadBy(ahead);
+    return this;
+  }
+
+  /** The lines of the current segment from {@code offset}, decoded as this scan decodes. */
+  private DecodeAhead lines(long offset) throws IOException {
+    return new DecodeAhead(new LineReader(path, offset, files.maxLine()), this::decode, ahead);
+  }
+
+  /**
+   * A line's record, as this scan decodes (the flags are set before the first line is read,
+   * and a decoding on another thread is handed over after that).
+   */
+  private CommitRecord decode(byte[] line, int length) {
+    return eventsOnly ? EventRecordReader.decode(line, length)
+        : patchesOnly ? PatchRecordReader.decode(line, length)
+        : JournalLine.decode(line, length);
   }
 
   /** Segment the scan is in (the last segment once it returned null). */
@@ -136,7 +167,8 @@ final class JournalScanner implements RecordSource {
     }
     try {
       while (true) {
-        LineReader.Line line = reader.next();
+        DecodeAhead.Item item = reader.next();
+        LineReader.Line line = item == null ? null : item.line;
         if (line != null && line.kind() == LineReader.Kind.PADDING) {
           long at = line.offset();
           if (reader.skipZeros()) {
@@ -167,7 +199,7 @@ final class JournalScanner implements RecordSource {
           if (files.refreshLimits()) {
             // A writer raised the store's limits since this store read them: read it again.
             reader.close();
-            reader = new LineReader(path, line.offset(), files.maxLine());
+            reader = lines(line.offset());
             continue;
           }
           throw new CorruptLedgerException(path, line.offset(), "line longer than "
@@ -184,9 +216,7 @@ final class JournalScanner implements RecordSource {
         }
         CommitRecord record;
         try {
-          record = eventsOnly ? EventRecordReader.decode(line.bytes(), line.length())
-              : patchesOnly ? PatchRecordReader.decode(line.bytes(), line.length())
-              : JournalLine.decode(line.bytes(), line.length());
+          record = item.record();
         } catch (JournalLine.InvalidRecordException e) {
           throw new CorruptLedgerException(path, line.offset(), e.getMessage());
         } catch (JournalLine.DefectException e) {
@@ -241,8 +271,9 @@ final class JournalScanner implements RecordSource {
   private boolean tail(long offset, String reason) throws IOException {
     finished = true;
     String damage = null;
-    LineReader.Line later;
-    while (damage == null && (later = reader.next()) != null) {
+    DecodeAhead.Item item;
+    while (damage == null && (item = reader.next()) != null) {
+      LineReader.Line later = item.line;
       if (later.kind() == LineReader.Kind.PADDING) {
         if (!reader.skipZeros()) {
           break;
@@ -256,7 +287,7 @@ final class JournalScanner implements RecordSource {
         if (files.refreshLimits()) {
           // Limits raised since they were read: look at the bad line again with the new bound.
           reader.close();
-          reader = new LineReader(path, offset, files.maxLine());
+          reader = lines(offset);
           finished = false;
           return true;
         }
@@ -286,7 +317,7 @@ final class JournalScanner implements RecordSource {
     }
     if (wholeNow(offset)) {
       reader.close();
-      reader = new LineReader(path, offset, files.maxLine());
+      reader = lines(offset);
       finished = false;
       return true;
     }

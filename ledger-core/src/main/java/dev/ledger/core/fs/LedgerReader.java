@@ -498,10 +498,11 @@ final class LedgerReader {
     refuseLinks();
     if (after.isStart()) {
       JournalScanner scan = retrying(this::startScanner);
-      return scan == null ? Stream.empty() : EventPages.stream(overtakenAware(scan, 0), 0);
+      return scan == null ? Stream.empty()
+          : EventPages.stream(overtakenAware(scan.readAhead(), 0), 0);
     }
     CursorCodec.Position position = CursorCodec.decode(root, after);
-    return EventPages.stream(overtakenAware(retrying(() -> verified(position)),
+    return EventPages.stream(overtakenAware(retrying(() -> verified(position)).readAhead(),
         position.after()), position.after());
   }
 

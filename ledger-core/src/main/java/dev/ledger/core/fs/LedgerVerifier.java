@@ -240,7 +240,8 @@ final class LedgerVerifier {
    */
   private boolean scanSegment(long segment, Path path, long from, Checkpoint checkpoint)
       throws IOException {
-    DecodeAhead reader = new DecodeAhead(new LineReader(path, from, journal.maxLine()));
+    DecodeAhead reader = new DecodeAhead(new LineReader(path, from, journal.maxLine()),
+        JournalLine::decodeWithoutPayloads, DecodeAhead.VERIFY);
     long read = 0;
     try {
       while (true) {
@@ -261,7 +262,8 @@ final class LedgerVerifier {
             long data = reader.position();
             if (wholeNow(path, at)) {
               reader.close();
-              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()));
+              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()),
+                  JournalLine::decodeWithoutPayloads, DecodeAhead.VERIFY);
               continue;
             }
             if (!validFollows(path, data, segment, synced ? end.revision + 1 : 0)) {
@@ -277,7 +279,8 @@ final class LedgerVerifier {
                 + line.length() + " bytes" : line.length() + " bytes cut by a zero byte";
             if (wholeNow(path, at)) {
               reader.close();
-              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()));
+              reader = new DecodeAhead(new LineReader(path, at, journal.maxLine()),
+                  JournalLine::decodeWithoutPayloads, DecodeAhead.VERIFY);
               continue;
             }
             if (!validFollows(path, reader.position(), segment, synced ? end.revision + 1 : 0)) {

@@ -24,6 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,11 +36,18 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(SeedExtension.class)
 class DecodeAheadTest {
   private static final int MAX_LINE = 1 << 20;
+  private static final DecodeAhead.Decoder DECODER = JournalLine::decodeWithoutPayloads;
 
   @TempDir
   Path dir;
 
   record Counter(int value, String text) {}
+
+  static List<DecodeAhead.Ahead> aheads() {
+    // As verify and replay read, nothing ahead, and a byte bound smaller than any line.
+    return List.of(DecodeAhead.VERIFY, DecodeAhead.REPLAY, DecodeAhead.NONE,
+        new DecodeAhead.Ahead(3, 1));
+  }
 
   /** A segment of {@code commits} records with varied sizes, as the store writes them. */
   private Path segment(Random random, int commits) {
@@ -148,8 +157,10 @@ class DecodeAheadTest {
     return starts;
   }
 
-  @Test
-  void sameLinesRecordsFailuresAndPositionsAsInline(TestSeed seed) throws Exception {
+  @ParameterizedTest
+  @MethodSource("aheads")
+  void sameLinesRecordsFailuresAndPositionsAsInline(DecodeAhead.Ahead ahead, TestSeed seed)
+      throws Exception {
     Random random = seed.random();
     Path file = segment(random, 300);
     List<Long> starts = lineStarts(file);
@@ -171,17 +182,17 @@ class DecodeAheadTest {
         .anyMatch(s -> s.contains("INCOMPLETE"));
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
-      assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), pool)))
+      assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, pool)))
           .as("decoded on a pool (%s)", seed).isEqualTo(expected);
     } finally {
       pool.shutdownNow();
     }
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), Runnable::run)))
+    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, Runnable::run)))
         .as("decoded at once (%s)", seed).isEqualTo(expected);
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), task -> { })))
+    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, task -> { })))
         .as("never decoded elsewhere: the verifier decodes each (%s)", seed)
         .isEqualTo(expected);
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE))))
+    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead)))
         .as("the common pool (%s)", seed).isEqualTo(expected);
   }
 
@@ -189,10 +200,11 @@ class DecodeAheadTest {
   void closingCancelsTheDecodingsNotTakenYet(TestSeed seed) throws Exception {
     Path file = segment(seed.random(), 100);
     List<Runnable> submitted = new ArrayList<>();
-    DecodeAhead reader = new DecodeAhead(new LineReader(file, 0, MAX_LINE), submitted::add);
+    DecodeAhead reader = new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, DecodeAhead.VERIFY,
+        submitted::add);
     DecodeAhead.Item first = reader.next();
     assertThat(first.record().revision()).isEqualTo(1);
-    assertThat(submitted).hasSizeBetween(1, DecodeAhead.AHEAD_LINES);
+    assertThat(submitted).hasSizeBetween(1, DecodeAhead.VERIFY.lines());
     long position = reader.position();
     reader.close();
     assertThat(position).isEqualTo(first.line.length() + 1L);
