@@ -109,7 +109,7 @@ final class JournalScanner implements RecordSource {
   /**
    * Makes this scan read and decode lines ahead of the record it returns, decoding on
    * another thread where one is free ({@link DecodeAhead#REPLAY}): for a reader that goes
-   * through the journal (a replay), never for one that reads a few records and stops, which
+   * through the journal (a replay, an export), never for one that reads a few records and stops, which
    * would read past what it needs. Call it before the first {@link #next}.
    *
    * @return this scan

@@ -42,7 +42,7 @@ final class LedgerExport {
           + "every revision from 1, but revisions before " + marker.firstRevision()
           + " were removed; export is refused");
     }
-    try (JournalScanner scan = new JournalScanner(journal, 1, 0, 1, 1)) {
+    try (JournalScanner scan = new JournalScanner(journal, 1, 0, 1, 1).readAhead()) {
       long written = LedgerExportFormat.write(root, revisions, now, scan, out);
       if (written < revisions) {
         throw new CorruptLedgerException(journal.segment(scan.segment()), scan.end(),
