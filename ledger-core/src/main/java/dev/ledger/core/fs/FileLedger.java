@@ -38,6 +38,7 @@ import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.PendingCommit;
 import dev.ledger.core.spi.StoredState;
+import dev.ledger.core.spi.TurnLock;
 import dev.ledger.core.spi.WriteMeter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -183,9 +184,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * writes: an update holding the turn takes the writer lock inside it, so the order is
    * always turn, then writer lock. Reentrant, so that a change function that updates the
    * ledger on its own thread does not deadlock (the outer attempt then conflicts and retries).
-   * Handed from one updating thread to the next by a short spin ({@link UpdateTurn}).
+   * Handed from one updating thread to the next by a short spin ({@link TurnLock}).
    */
-  private final UpdateTurn updateTurn = new UpdateTurn();
+  private final TurnLock updateTurn = new TurnLock();
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the

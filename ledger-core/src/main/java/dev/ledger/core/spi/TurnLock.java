@@ -1,20 +1,20 @@
-package dev.ledger.core.fs;
+package dev.ledger.core.spi;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The update turn of one ledger in this store ({@code LedgerBackend#inUpdateTurn}): a
- * reentrant lock held across one update's load, change function and append, that hands the
- * turn from one updating thread to the next without waking a parked thread each time.
+ * A reentrant lock for a turn that threads take one after another for short, CPU-bound
+ * stretches while the forces that make their writes durable run beside it (group commit):
+ * the update turn of a file ledger ({@link LedgerBackend#inUpdateTurn}), the writer lock of
+ * a collection partition. It hands the turn from one thread to the next without waking a
+ * parked thread each time.
  *
- * <p><b>Why it spins.</b> Racing updates of one ledger run one after another in the turn,
- * each for a short, CPU-bound stretch (tens of microseconds), while the forces that make
- * them durable run beside the turn ({@link ForceGroup}). With a plain lock every hand-over
- * wakes a parked thread, which on a small machine costs about as much as the stretch itself,
- * and the turn sits idle meanwhile: the updates of one ledger then go at one per stretch plus
- * one wake-up. Here one waiting thread at a time (the <i>spinner</i>) polls the lock instead
+ * <p><b>Why it spins.</b> With a plain lock every hand-over wakes a parked thread, which on a
+ * small or virtual machine (where a processor with nothing to run halts, and waking it is
+ * slow) costs about as much as the stretch itself, and the turn sits idle meanwhile: the
+ * writes of one ledger then go at one per stretch plus one wake-up. Here one waiting thread at a time (the <i>spinner</i>) polls the lock instead
  * of parking, for at most twice the recent time the turn was held (bounded by
  * {@link #MAX_SPIN_NANOS}), and takes it the moment it is free. Every other waiter parks as
  * before, so at most one thread burns a processor while waiting, and a spinner that does not
@@ -26,9 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe.
  */
-final class UpdateTurn {
-  /** The longest a waiter spins before it parks: a few hand-overs of a typical update. */
-  static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+public final class TurnLock {
+  /** The longest a waiter spins before it parks: a few hand-overs of a typical stretch. */
+  public static final long MAX_SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
   /** The hold time assumed before any was measured. */
   private static final long INITIAL_HOLD_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
 
@@ -40,6 +40,34 @@ final class UpdateTurn {
   /** When the current outermost hold began; written and read by the holder only. */
   private long heldSince;
 
+  /** A free lock. */
+  public TurnLock() {}
+
+  /**
+   * Takes the turn, waiting as long as it takes (not interruptibly): at once if it is free
+   * or held by this thread, after a short spin if this thread becomes the spinner, else
+   * parked. Give it up with {@link #unlock}.
+   */
+  public void lock() {
+    if (!lock.tryLock() && !spinFor(System.nanoTime())) {
+      lock.lock();
+    }
+    held();
+  }
+
+  /**
+   * Takes the turn if it is free or held by this thread, without waiting.
+   *
+   * @return whether this thread holds it (then {@link #unlock} once)
+   */
+  public boolean tryLock() {
+    if (!lock.tryLock()) {
+      return false;
+    }
+    held();
+    return true;
+  }
+
   /**
    * Takes the turn, waiting at most {@code timeoutNanos}: at once if it is free or held by
    * this thread, after a short spin if this thread becomes the spinner, else parked.
@@ -48,16 +76,21 @@ final class UpdateTurn {
    * @return whether this thread holds the turn (then {@link #unlock} once)
    * @throws InterruptedException if interrupted while parked
    */
-  boolean tryLock(long timeoutNanos) throws InterruptedException {
+  public boolean tryLock(long timeoutNanos) throws InterruptedException {
     long start = System.nanoTime();
     if (!lock.tryLock() && !spinFor(start) && !lock.tryLock(
         Math.max(0, timeoutNanos - (System.nanoTime() - start)), TimeUnit.NANOSECONDS)) {
       return false;
     }
+    held();
+    return true;
+  }
+
+  /** Notes when the outermost hold began. */
+  private void held() {
     if (lock.getHoldCount() == 1) {
       heldSince = System.nanoTime();
     }
-    return true;
   }
 
   /** Spins for the turn if no other waiter spins; whether it was taken. */
@@ -79,8 +112,12 @@ final class UpdateTurn {
     }
   }
 
-  /** Gives up one hold of the turn; the outermost one is counted into the average. */
-  void unlock() {
+  /**
+   * Gives up one hold of the turn; the outermost one is counted into the average.
+   *
+   * @throws IllegalMonitorStateException if this thread does not hold it
+   */
+  public void unlock() {
     if (lock.getHoldCount() == 1) {
       long held = System.nanoTime() - heldSince;
       // An average over about eight holds; a long hold (a slow change function) moves it up,
@@ -91,8 +128,12 @@ final class UpdateTurn {
     lock.unlock();
   }
 
-  /** Whether this thread holds the turn, for assertions and tests. */
-  boolean isHeldByCurrentThread() {
+  /**
+   * Whether this thread holds the turn.
+   *
+   * @return true if it does
+   */
+  public boolean isHeldByCurrentThread() {
     return lock.isHeldByCurrentThread();
   }
 }

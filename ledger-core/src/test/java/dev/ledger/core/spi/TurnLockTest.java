@@ -1,4 +1,4 @@
-package dev.ledger.core.fs;
+package dev.ledger.core.spi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,13 +13,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The update turn: one holder at a time, reentrant, bounded waits, hand-over by spinning. */
-class UpdateTurnTest {
+/** The turn lock: one holder at a time, reentrant, bounded waits, hand-over by spinning. */
+class TurnLockTest {
   private static final long LONG = TimeUnit.SECONDS.toNanos(60);
 
   @Test
   void oneHolderAtATimeUnderContention() throws Exception {
-    UpdateTurn turn = new UpdateTurn();
+    TurnLock turn = new TurnLock();
     int threads = 8;
     int rounds = 20_000;
     long[] counter = {0}; // not atomic: only the turn keeps the increments whole
@@ -29,9 +29,14 @@ class UpdateTurnTest {
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
+        boolean timed = t % 2 == 0; // half wait with a deadline, half without
         done.add(pool.submit(() -> {
           for (int i = 0; i < rounds; i++) {
-            assertThat(turn.tryLock(LONG)).isTrue();
+            if (timed) {
+              assertThat(turn.tryLock(LONG)).isTrue();
+            } else {
+              turn.lock();
+            }
             try {
               if (inside.incrementAndGet() != 1) {
                 overlapped.set(true);
@@ -57,7 +62,7 @@ class UpdateTurnTest {
 
   @Test
   void reentrantOnItsThreadAndFreeAfterTheLastUnlock() throws Exception {
-    UpdateTurn turn = new UpdateTurn();
+    TurnLock turn = new TurnLock();
     assertThat(turn.tryLock(0)).isTrue();
     assertThat(turn.tryLock(0)).isTrue();
     turn.unlock();
@@ -66,11 +71,16 @@ class UpdateTurnTest {
     turn.unlock();
     assertThat(turn.isHeldByCurrentThread()).isFalse();
     assertThat(otherThreadTakes(turn, 0)).isTrue();
+    turn.lock();
+    assertThat(turn.tryLock()).isTrue();
+    turn.unlock();
+    turn.unlock();
+    assertThat(turn.isHeldByCurrentThread()).isFalse();
   }
 
   @Test
   void aWaitRunsOutAtItsTimeoutPastTheSpin() throws Exception {
-    UpdateTurn turn = new UpdateTurn();
+    TurnLock turn = new TurnLock();
     assertThat(turn.tryLock(0)).isTrue();
     try {
       long timeout = TimeUnit.MILLISECONDS.toNanos(50);
@@ -84,7 +94,7 @@ class UpdateTurnTest {
 
   @Test
   void aParkedWaiterGetsTheTurnWhenTheHolderIsSlowerThanTheSpin() throws Exception {
-    UpdateTurn turn = new UpdateTurn();
+    TurnLock turn = new TurnLock();
     assertThat(turn.tryLock(0)).isTrue();
     CountDownLatch waiting = new CountDownLatch(1);
     AtomicBoolean took = new AtomicBoolean();
@@ -100,7 +110,7 @@ class UpdateTurnTest {
     waiter.start();
     waiting.await();
     // Held far longer than any spin: the waiter has parked by the time it is let go.
-    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(UpdateTurn.MAX_SPIN_NANOS) * 10 + 20);
+    Thread.sleep(TimeUnit.NANOSECONDS.toMillis(TurnLock.MAX_SPIN_NANOS) * 10 + 20);
     turn.unlock();
     waiter.join(TimeUnit.SECONDS.toMillis(60));
     assertThat(took).isTrue();
@@ -108,7 +118,7 @@ class UpdateTurnTest {
 
   @Test
   void anInterruptedWaiterStopsWaiting() throws Exception {
-    UpdateTurn turn = new UpdateTurn();
+    TurnLock turn = new TurnLock();
     assertThat(turn.tryLock(0)).isTrue();
     try {
       AtomicBoolean refused = new AtomicBoolean();
@@ -129,7 +139,7 @@ class UpdateTurnTest {
     }
   }
 
-  private static boolean otherThreadTakes(UpdateTurn turn, long timeoutNanos)
+  private static boolean otherThreadTakes(TurnLock turn, long timeoutNanos)
       throws InterruptedException {
     AtomicBoolean took = new AtomicBoolean();
     Thread other = new Thread(() -> {
