@@ -3,8 +3,8 @@ package dev.ledger.collections.patchlog;
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.StoredState;
-import dev.ledger.core.spi.TurnLock;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
 
@@ -16,15 +16,12 @@ import java.util.stream.Stream;
  * reads a view nobody changes. {@code view} lets reads run beside the callback: a change of
  * the view takes its write side, which is short (the patches applied), and a read holds its
  * read side for the read's callback. Other processes and stores are kept apart by the
- * ledger's revision check, not by these locks. Transactions hold {@code writer} for their
- * callback and append, then wait for their force outside it (group commit); it is a
- * {@link TurnLock}, which hands it from one transaction's thread to the next by a short spin
- * rather than a wake-up.
+ * ledger's revision check, not by these locks.
  */
 final class Partition {
   final String id;
   final PatchLog log;
-  final TurnLock writer = new TurnLock();
+  final ReentrantLock writer = new ReentrantLock();
   final ReentrantReadWriteLock viewLock = new ReentrantReadWriteLock();
   /** Commits of this store since the journal was last measured; guarded by {@code writer}. */
   int commitsSinceMeasure;

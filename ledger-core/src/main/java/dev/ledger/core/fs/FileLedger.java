@@ -38,7 +38,6 @@ import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.PendingCommit;
 import dev.ledger.core.spi.StoredState;
-import dev.ledger.core.spi.TurnLock;
 import dev.ledger.core.spi.WriteMeter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -53,6 +52,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -184,9 +185,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * writes: an update holding the turn takes the writer lock inside it, so the order is
    * always turn, then writer lock. Reentrant, so that a change function that updates the
    * ledger on its own thread does not deadlock (the outer attempt then conflicts and retries).
-   * Handed from one updating thread to the next by a short spin ({@link TurnLock}).
    */
-  private final TurnLock updateTurn = new TurnLock();
+  private final ReentrantLock updateTurn = new ReentrantLock();
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -302,7 +302,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
     Preconditions.checkNotNull(attempt, "attempt");
     boolean turn;
     try {
-      turn = updateTurn.tryLock(patience.toNanos());
+      turn = updateTurn.tryLock()
+          || updateTurn.tryLock(patience.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       // Without the turn, as an optimistic attempt; the writer lock reports the interrupt.
       Thread.currentThread().interrupt();
