@@ -192,8 +192,11 @@ public interface Ledger<S> {
 
   /**
    * Every event committed after {@code after}, read lazily for replay: memory stays bounded
-   * by one commit record whatever the journal's length. The stream sees commits up to the
-   * moment it reaches the end. It holds open files: close it (try-with-resources).
+   * whatever the journal's length (the file store reads at most 16 commit records or 1 MiB
+   * of journal ahead of the stream, and always at least the next record, and decodes them on
+   * the {@linkplain java.util.concurrent.ForkJoinPool#commonPool() common pool} where it has
+   * a free thread). The stream sees commits up to the moment it reaches the end. It holds
+   * open files: close it (try-with-resources).
    *
    * @param after a cursor from this ledger, or {@link Cursor#START}
    * @return the events in sequence order
