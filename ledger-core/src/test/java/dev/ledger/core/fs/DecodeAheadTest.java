@@ -93,50 +93,111 @@ class DecodeAheadTest {
     return r.revision() + "/" + r.firstSequence() + "/" + r.events().size() + "/" + r.state();
   }
 
+  /** One way of reading a segment's lines, as a verifier or a scan does. */
+  private interface Walker extends AutoCloseable {
+    LineReader.Line next() throws IOException;
+
+    /** The record of the line {@link #next} gave, or its failure. */
+    Object decoded();
+
+    long position();
+
+    boolean skipZeros() throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
   /** Line by line on this thread, as the verifier did before decoding ahead. */
   private static List<String> inline(Path file) throws IOException {
+    LineReader reader = new LineReader(file, 0, MAX_LINE);
+    return walk(new Walker() {
+      private LineReader.Line line;
+
+      @Override
+      public LineReader.Line next() throws IOException {
+        line = reader.next();
+        return line;
+      }
+
+      @Override
+      public Object decoded() {
+        return decodedInline(line);
+      }
+
+      @Override
+      public long position() {
+        return reader.position();
+      }
+
+      @Override
+      public boolean skipZeros() throws IOException {
+        return reader.skipZeros();
+      }
+
+      @Override
+      public void close() throws IOException {
+        reader.close();
+      }
+    });
+  }
+
+  private static List<String> ahead(Path file, DecodeAhead reader) throws IOException {
+    return walk(new Walker() {
+      private DecodeAhead.Item item;
+
+      @Override
+      public LineReader.Line next() throws IOException {
+        item = reader.next();
+        return item == null ? null : item.line;
+      }
+
+      @Override
+      public Object decoded() {
+        return decodedAhead(item);
+      }
+
+      @Override
+      public long position() {
+        return reader.position();
+      }
+
+      @Override
+      public boolean skipZeros() throws IOException {
+        return reader.skipZeros();
+      }
+
+      @Override
+      public void close() throws IOException {
+        reader.close();
+      }
+    });
+  }
+
+  private static List<String> walk(Walker walker) throws IOException {
     List<String> out = new ArrayList<>();
-    try (LineReader reader = new LineReader(file, 0, MAX_LINE)) {
+    try (walker) {
       while (true) {
-        LineReader.Line line = reader.next();
+        LineReader.Line line = walker.next();
         if (line == null) {
-          out.add("end at " + reader.position());
+          out.add("end at " + walker.position());
           return out;
         }
-        Object decoded = line.kind() == LineReader.Kind.COMPLETE ? decodedInline(line) : "-";
-        out.add(seen(line, reader.position(), decoded));
-        if (line.kind() == LineReader.Kind.PADDING && !reader.skipZeros()) {
+        Object decoded = line.kind() == LineReader.Kind.COMPLETE ? walker.decoded() : "-";
+        out.add(seen(line, walker.position(), decoded));
+        if (line.kind() == LineReader.Kind.PADDING && !walker.skipZeros()) {
           out.add("zeros to the end");
           return out;
         }
         if (line.kind() == LineReader.Kind.PADDING) {
-          out.add("data again at " + reader.position());
+          out.add("data again at " + walker.position());
         }
       }
     }
   }
 
-  private static List<String> ahead(Path file, DecodeAhead reader) throws IOException {
-    List<String> out = new ArrayList<>();
-    try (reader) {
-      while (true) {
-        DecodeAhead.Item item = reader.next();
-        if (item == null) {
-          out.add("end at " + reader.position());
-          return out;
-        }
-        LineReader.Line line = item.line;
-        Object decoded = line.kind() == LineReader.Kind.COMPLETE ? decodedAhead(item) : "-";
-        out.add(seen(line, reader.position(), decoded));
-        if (line.kind() == LineReader.Kind.PADDING && !reader.skipZeros()) {
-          out.add("zeros to the end");
-          return out;
-        }
-        if (line.kind() == LineReader.Kind.PADDING) {
-          out.add("data again at " + reader.position());
-        }
-      }
-    }
+  private static LineReader lines(Path file) throws IOException {
+    return new LineReader(file, 0, MAX_LINE);
   }
 
   private static void damage(Path file, long at, byte[] bytes) throws IOException {
@@ -182,17 +243,17 @@ class DecodeAheadTest {
         .anyMatch(s -> s.contains("INCOMPLETE"));
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
-      assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, pool)))
+      assertThat(ahead(file, new DecodeAhead(lines(file), DECODER, ahead, pool)))
           .as("decoded on a pool (%s)", seed).isEqualTo(expected);
     } finally {
       pool.shutdownNow();
     }
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, Runnable::run)))
+    assertThat(ahead(file, new DecodeAhead(lines(file), DECODER, ahead, Runnable::run)))
         .as("decoded at once (%s)", seed).isEqualTo(expected);
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead, task -> { })))
+    assertThat(ahead(file, new DecodeAhead(lines(file), DECODER, ahead, task -> { })))
         .as("never decoded elsewhere: the verifier decodes each (%s)", seed)
         .isEqualTo(expected);
-    assertThat(ahead(file, new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, ahead)))
+    assertThat(ahead(file, new DecodeAhead(lines(file), DECODER, ahead)))
         .as("the common pool (%s)", seed).isEqualTo(expected);
   }
 
