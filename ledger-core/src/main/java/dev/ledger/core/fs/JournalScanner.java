@@ -109,8 +109,8 @@ final class JournalScanner implements RecordSource {
   /**
    * Makes this scan read and decode lines ahead of the record it returns, decoding on
    * another thread where one is free ({@link DecodeAhead#REPLAY}): for a reader that goes
-   * through the journal (a replay, an export), never for one that reads a few records and stops, which
-   * would read past what it needs. Call it before the first {@link #next}.
+   * through the journal (a replay, an export), never for one that reads a few records and
+   * stops, which would read past what it needs. Call it before the first {@link #next}.
    *
    * @return this scan
    */

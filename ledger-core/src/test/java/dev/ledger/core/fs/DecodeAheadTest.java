@@ -261,7 +261,7 @@ class DecodeAheadTest {
   void closingCancelsTheDecodingsNotTakenYet(TestSeed seed) throws Exception {
     Path file = segment(seed.random(), 100);
     List<Runnable> submitted = new ArrayList<>();
-    DecodeAhead reader = new DecodeAhead(new LineReader(file, 0, MAX_LINE), DECODER, DecodeAhead.VERIFY,
+    DecodeAhead reader = new DecodeAhead(lines(file), DECODER, DecodeAhead.VERIFY,
         submitted::add);
     DecodeAhead.Item first = reader.next();
     assertThat(first.record().revision()).isEqualTo(1);
