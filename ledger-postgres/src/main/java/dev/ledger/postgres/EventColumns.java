@@ -1,6 +1,8 @@
 package dev.ledger.postgres;
 
 import dev.ledger.core.Event;
+import dev.ledger.core.LedgerException;
+import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,6 +16,14 @@ import java.util.List;
  * How they are sent depends on their number ({@link Shape}): no event inserts nothing, one
  * event is one row of scalar parameters, more are seven arrays inserted with one
  * {@code unnest}. Not thread-safe; made and bound by the one thread writing the commit.
+ *
+ * <p><b>Derived columns (schema version 6).</b> The time and the id of an event are stored
+ * only when they cannot be derived: {@code occurred_at} is null when the event occurred at
+ * its commit's time ({@code commits.committed_at}), and {@code id} is null when it is
+ * {@link CommitRecord#eventId} of its root and sequence. Every event this module commits is
+ * both, so its row holds neither (96 bytes less in the row and in the WAL per event). Readers
+ * put them back ({@link #OCCURRED_AT}, {@link #id}) and get the same values as before; rows
+ * written before version 6, or by an import, keep both columns and read as they are.
  */
 final class EventColumns {
   /**
@@ -46,13 +56,13 @@ final class EventColumns {
   /**
    * The columns of {@code events}.
    *
+   * @param root the ledger's root id
    * @param events the commit's events, in order
    * @param committed the commit's time
-   * @param committedAt {@code committed} as {@code Instant.toString}, reused for every event
-   *     that occurred at it (all of them, for the commits of this module), so that the time is
-   *     formatted once per commit
+   * @param committedAt {@code committed} as {@code Instant.toString}, for an event that did
+   *     not occur at it
    */
-  EventColumns(List<Event> events, Instant committed, String committedAt) {
+  EventColumns(String root, List<Event> events, Instant committed, String committedAt) {
     int n = events.size();
     shape = Shape.of(n);
     sequences = new Long[n];
@@ -69,9 +79,41 @@ final class EventColumns {
       payloads[i] = LedgerJson.canonical(e.payload());
       operations[i] = e.operationId();
       commands[i] = e.commandId();
-      times[i] = e.occurredAt().equals(committed) ? committedAt : e.occurredAt().toString();
-      ids[i] = e.id();
+      times[i] = e.occurredAt().equals(committed) ? null : e.occurredAt().toString();
+      ids[i] = storedId(root, e);
     }
+  }
+
+  /**
+   * What a reader selects for the event's time, from the events table aliased {@code e}: the
+   * stored time, or its commit's. Null only if the commit row is missing (damage).
+   */
+  static String occurredAt(PostgresLedgerStore.Tables t) {
+    return "coalesce(e.occurred_at, (SELECT m.committed_at FROM " + t.commits() + " m"
+        + " WHERE m.root_id = e.root_id AND m.revision = e.revision))";
+  }
+
+  /** The id column of {@code e}: null when it is the id derived from root and sequence. */
+  static String storedId(String root, Event e) {
+    return e.id().equals(CommitRecord.eventId(root, e.sequence())) ? null : e.id();
+  }
+
+  /** The id of an event read back: {@code stored}, or the id derived when it is null. */
+  static String id(String root, long sequence, String stored) {
+    return stored != null ? stored : CommitRecord.eventId(root, sequence);
+  }
+
+  /**
+   * The time of an event read back through {@link #occurredAt}.
+   *
+   * @throws LedgerException if it is null: the event's commit row is missing
+   */
+  static Instant time(String root, long sequence, String read) {
+    if (read == null) {
+      throw new LedgerException("Ledger '" + root + "' is damaged: event " + sequence
+          + " has no time and its commit row is missing");
+    }
+    return Instant.parse(read);
   }
 
   /** The shape these events are sent in. */

@@ -125,8 +125,13 @@ final class LedgerTransfer {
             break;
           }
           eventPending = false;
-          list.add(new Event(events.getString(8), root, events.getLong(1), events.getLong(2),
-              events.getString(3), Instant.parse(events.getString(7)),
+          // A null time or id is the derived one (EventColumns): the commit's time, the id
+          // of root and sequence.
+          long sequence = events.getLong(1);
+          String time = events.getString(7);
+          list.add(new Event(EventColumns.id(root, sequence, events.getString(8)), root,
+              sequence, events.getLong(2), events.getString(3),
+              Instant.parse(time != null ? time : commits.getString(2)),
               json(events.getBytes(4)), events.getString(6), events.getString(5)));
         }
         byte[] state = commits.getBytes(9);

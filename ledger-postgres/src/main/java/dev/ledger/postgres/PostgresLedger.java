@@ -401,7 +401,8 @@ final class PostgresLedger implements LedgerBackend {
     byte[] state = record.state() != null ? LedgerJson.canonical(record.state())
         : LedgerJson.canonical(request.state());
     String committedAt = record.committedAt().toString();
-    EventColumns columns = new EventColumns(record.events(), record.committedAt(), committedAt);
+    EventColumns columns = new EventColumns(root, record.events(), record.committedAt(),
+        committedAt);
     byte[] patch = record.patch() == null ? null : LedgerJson.canonical(record.patch());
     checkLineLimit(record, patch == null ? state.length : patch.length,
         columns.payloads());
@@ -639,9 +640,10 @@ final class PostgresLedger implements LedgerBackend {
   /** Events with sequences in [from, until), at most {@code limit}, in order. */
   List<Event> eventsBetween(Connection c, long from, long until, int limit)
       throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT sequence, revision, type, payload,"
-        + " operation_id, command_id, occurred_at, id FROM " + tables.events()
-        + " WHERE root_id = ? AND sequence >= ? AND sequence < ? ORDER BY sequence LIMIT ?")) {
+    try (PreparedStatement ps = c.prepareStatement("SELECT e.sequence, e.revision, e.type,"
+        + " e.payload, e.operation_id, e.command_id, " + EventColumns.occurredAt(tables) + ", e.id"
+        + " FROM " + tables.events() + " e WHERE e.root_id = ? AND e.sequence >= ?"
+        + " AND e.sequence < ? ORDER BY e.sequence LIMIT ?")) {
       ps.setString(1, root);
       ps.setLong(2, from);
       ps.setLong(3, until);
@@ -649,9 +651,10 @@ final class PostgresLedger implements LedgerBackend {
       try (ResultSet rs = ps.executeQuery()) {
         List<Event> out = new ArrayList<>();
         while (rs.next()) {
-          out.add(new Event(rs.getString(8), root, rs.getLong(1), rs.getLong(2),
-              rs.getString(3), Instant.parse(rs.getString(7)), json(rs.getBytes(4), "payload"),
-              rs.getString(6), rs.getString(5)));
+          long sequence = rs.getLong(1);
+          out.add(new Event(EventColumns.id(root, sequence, rs.getString(8)), root, sequence,
+              rs.getLong(2), rs.getString(3), EventColumns.time(root, sequence, rs.getString(7)),
+              json(rs.getBytes(4), "payload"), rs.getString(6), rs.getString(5)));
         }
         return out;
       }

@@ -340,18 +340,20 @@ final class PostgresPatchLog implements PatchLog {
 
   /** The events of the commits in {@code (after, through]}, in sequence order. */
   private List<Event> eventsOf(Connection c, long after, long through) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT sequence, revision, type, payload,"
-        + " operation_id, command_id, occurred_at, id FROM " + tables.events()
-        + " WHERE root_id = ? AND revision > ? AND revision <= ? ORDER BY sequence")) {
+    try (PreparedStatement ps = c.prepareStatement("SELECT e.sequence, e.revision, e.type,"
+        + " e.payload, e.operation_id, e.command_id, " + EventColumns.occurredAt(tables) + ", e.id"
+        + " FROM " + tables.events() + " e WHERE e.root_id = ? AND e.revision > ?"
+        + " AND e.revision <= ? ORDER BY e.sequence")) {
       ps.setString(1, root);
       ps.setLong(2, after);
       ps.setLong(3, through);
       try (ResultSet rs = ps.executeQuery()) {
         List<Event> out = new ArrayList<>();
         while (rs.next()) {
-          out.add(new Event(rs.getString(8), root, rs.getLong(1), rs.getLong(2),
-              rs.getString(3), Instant.parse(rs.getString(7)), json(rs.getBytes(4), "payload"),
-              rs.getString(6), rs.getString(5)));
+          long sequence = rs.getLong(1);
+          out.add(new Event(EventColumns.id(root, sequence, rs.getString(8)), root, sequence,
+              rs.getLong(2), rs.getString(3), EventColumns.time(root, sequence, rs.getString(7)),
+              json(rs.getBytes(4), "payload"), rs.getString(6), rs.getString(5)));
         }
         return out;
       }
@@ -610,7 +612,8 @@ final class PostgresPatchLog implements PatchLog {
       long guard, DocumentTable.Rows rows) throws SQLException {
     boolean first = record.revision() == 1;
     String committedAt = record.committedAt().toString();
-    EventColumns columns = new EventColumns(record.events(), record.committedAt(), committedAt);
+    EventColumns columns = new EventColumns(root, record.events(), record.committedAt(),
+        committedAt);
     boolean command = record.commandId() != null;
     String sql = tables.patchSql().write(rows != null, first, columns.shape(), command);
     try (PreparedStatement ps = c.prepareStatement(sql)) {

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
  * The tables of a {@link PostgresLedgerStore}, created and migrated when a store opens.
  *
  * <p>Every table lives in the store's schema ({@code ledger} unless the caller names another).
- * Version 5 (the documents tables of version 5 are described by {@code DocumentTable}):
+ * Version 6 (the documents tables of version 5 are described by {@code DocumentTable}):
  * <pre>
  * schema_version(version int PRIMARY KEY, applied_at timestamptz)   one row per migration applied
  *
@@ -48,7 +48,10 @@ import javax.sql.DataSource;
  * events(root_id, sequence,  PRIMARY KEY            one row per event, sequences 1, 2, 3 ...
  *        revision bigint, type text,
  *        payload bytea,                             canonical JSON bytes
- *        operation_id text, command_id text, occurred_at text, id text)
+ *        operation_id text, command_id text,
+ *        occurred_at text,                          null: its commit's committed_at (version 6)
+ *        id text)                                   null: the id derived from root id and
+ *                                                   sequence (version 6; see EventColumns)
  *
  * commands(root_id, command_id,  PRIMARY KEY        each public command id once per ledger
  *          digest text,                             the intent digest replays compare with
@@ -84,7 +87,7 @@ final class Schema {
   /** The advisory lock key every migration takes: "ledger" in ASCII. */
   static final long MIGRATION_LOCK = 0x6c6564676572L;
   /** The schema version this library writes and the newest it opens. */
-  static final int VERSION = 5;
+  static final int VERSION = 6;
 
   private static final Pattern NAME = Pattern.compile("[a-z_][a-z0-9_]{0,47}");
 
@@ -172,8 +175,17 @@ final class Schema {
         PRIMARY KEY (root_id, attempt_id),
         UNIQUE (root_id, snapshot_id))""");
 
+  /**
+   * Version 6: an event's time and id are stored only when they cannot be derived from its
+   * commit's time and from its root id and sequence ({@link EventColumns}); rows written
+   * before keep theirs. Dropping a NOT NULL rewrites nothing.
+   */
+  private static final List<String> V6 = List.of(
+      "ALTER TABLE %1$s.events ALTER COLUMN occurred_at DROP NOT NULL,"
+          + " ALTER COLUMN id DROP NOT NULL");
+
   private static final List<List<String>> MIGRATIONS = List.of(V1, V2, V3, ARTIFACT_SNAPSHOTS,
-      DocumentTable.MIGRATION);
+      DocumentTable.MIGRATION, V6);
 
   private Schema() {}
 
@@ -190,6 +202,15 @@ final class Schema {
 
   /** Creates or migrates the tables of {@code schema} to {@link #VERSION}. */
   static void migrate(DataSource dataSource, String schema) {
+    migrate(dataSource, schema, VERSION);
+  }
+
+  /**
+   * Creates or migrates the tables of {@code schema} to version {@code target} (at most
+   * {@link #VERSION}); tests make schemas of older versions with it.
+   */
+  static void migrate(DataSource dataSource, String schema, int target) {
+    Preconditions.checkArgument(target >= 1 && target <= VERSION, "target %s", target);
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
@@ -208,7 +229,7 @@ final class Schema {
           throw new LedgerException("Schema '" + schema + "' is at version " + current
               + ", newer than the " + VERSION + " this library reads; upgrade the library");
         }
-        for (int v = current + 1; v <= VERSION; v++) {
+        for (int v = current + 1; v <= target; v++) {
           for (String ddl : MIGRATIONS.get(v - 1)) {
             s.execute(String.format(ddl, schema));
           }

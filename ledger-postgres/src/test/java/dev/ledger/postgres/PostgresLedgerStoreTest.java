@@ -97,6 +97,71 @@ class PostgresLedgerStoreTest {
         java.util.stream.IntStream.rangeClosed(1, Schema.VERSION).boxed().toList());
   }
 
+  /**
+   * A version 5 schema, whose event rows hold their time and id, migrates to version 6 when a
+   * store opens it: its events read back as they were, new commits store neither column
+   * (both are derived: the commit's time, the id of root and sequence), and the journal read
+   * over old and new rows is the file store's given the same commits at the same times.
+   */
+  @Test
+  void aVersion5SchemaMigratesAndItsEventsReadAsBefore(@TempDir Path dir) throws Exception {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00.123456789Z"));
+    LedgerOptions options = LedgerOptions.defaults().withClock(clock);
+    String old = TestDatabase.freshSchema();
+    String current = TestDatabase.freshSchema();
+    Schema.migrate(TestDatabase.dataSource(), old, 5);
+    assertThat(versions(old)).containsExactly(1, 2, 3, 4, 5);
+    List<Event> expected;
+    try (FileLedgerStore files = FileLedgerStore.open(dir, options);
+        PostgresLedgerStore pg = PostgresLedgerStore.open(TestDatabase.dataSource(), current,
+            options)) {
+      for (LedgerStore store : List.<LedgerStore>of(files, pg)) {
+        clock.set(Instant.parse("2026-03-01T10:00:00.123456789Z"));
+        Ledger<Counter> ledger = store.ledger("old", Counter.class);
+        long revision = ledger.commit(Ledger.NO_REVISION, new Counter(1),
+            EventDraft.of("one", Map.of("n", 1))).revision();
+        clock.set(clock.instant().plusMillis(3));
+        ledger.commit(revision, new Counter(2), EventDraft.of("two", Map.of("n", 2)),
+            EventDraft.of("three", List.of()).withOperationId("op-3"));
+      }
+      expected = files.ledger("old", Counter.class).events(Cursor.START, 100).events();
+    }
+    // The rows a version 5 store wrote: every event with its time and id.
+    execute("INSERT INTO " + old + ".ledgers SELECT * FROM " + current + ".ledgers");
+    execute("INSERT INTO " + old + ".commits SELECT * FROM " + current + ".commits");
+    execute("INSERT INTO " + old + ".events (root_id, sequence, revision, type, payload,"
+        + " operation_id, command_id, occurred_at, id) SELECT e.root_id, e.sequence,"
+        + " e.revision, e.type, e.payload, e.operation_id, e.command_id, m.committed_at, v.id"
+        + " FROM " + current + ".events e JOIN " + current + ".commits m"
+        + " ON m.root_id = e.root_id AND m.revision = e.revision JOIN (VALUES "
+        + String.join(", ", expected.stream().map(e -> "(" + e.sequence() + "::bigint, '"
+            + e.id() + "')").toList())
+        + ") AS v (sequence, id) ON v.sequence = e.sequence");
+    assertThat(count("SELECT count(*) FROM " + current + ".events WHERE id IS NULL"
+        + " AND occurred_at IS NULL")).isEqualTo(3);
+    try (FileLedgerStore files = FileLedgerStore.open(dir, options);
+        PostgresLedgerStore migrated = PostgresLedgerStore.open(TestDatabase.dataSource(), old,
+            options)) {
+      assertThat(versions(old)).containsExactlyElementsOf(
+          java.util.stream.IntStream.rangeClosed(1, Schema.VERSION).boxed().toList());
+      Ledger<Counter> ledger = migrated.ledger("old", Counter.class);
+      assertThat(ledger.events(Cursor.START, 100).events()).containsExactlyElementsOf(expected);
+      clock.set(clock.instant().plusSeconds(1));
+      for (LedgerStore store : List.<LedgerStore>of(files, migrated)) {
+        store.ledger("old", Counter.class).commit(2, new Counter(3),
+            EventDraft.of("four", Map.of("n", 4)));
+      }
+      assertThat(count("SELECT count(*) FROM " + old + ".events WHERE id IS NULL"
+          + " AND occurred_at IS NULL")).isEqualTo(1);
+      assertThat(count("SELECT count(*) FROM " + old + ".events WHERE id IS NOT NULL"
+          + " AND occurred_at IS NOT NULL")).isEqualTo(3);
+      List<Event> all = files.ledger("old", Counter.class).events(Cursor.START, 100).events();
+      assertThat(all).hasSize(4);
+      assertThat(ledger.events(Cursor.START, 100).events()).containsExactlyElementsOf(all);
+      assertThat(ledger.replay(Cursor.START).toList()).containsExactlyElementsOf(all);
+    }
+  }
+
   @Test
   void aSchemaOfANewerVersionIsRefused() throws Exception {
     String schema = TestDatabase.freshSchema();
@@ -282,6 +347,15 @@ class PostgresLedgerStoreTest {
         out.add(rs.getInt(1));
       }
       return out;
+    }
+  }
+
+  private static long count(String sql) throws Exception {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
     }
   }
 
