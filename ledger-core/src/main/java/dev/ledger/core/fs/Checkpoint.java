@@ -16,12 +16,12 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
+import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * A ledger's checkpoint, {@code state.json}: the state as of one revision and the journal
@@ -173,7 +173,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
         throw new IllegalArgumentException("field 'stateVersion' out of range: " + stateVersion);
       }
       Checkpoint checkpoint = new Checkpoint(root, integer(node, "revision"),
-          Instant.parse(updated.textValue()), integer(journal, "nextSequence"),
+          JsonFields.instant(updated.textValue(), "updatedAt"), integer(journal, "nextSequence"),
           integer(journal, "segment"), integer(journal, "offset"), headerOnly ? null : state,
           (int) stateVersion);
       if (checkpoint.revision < 1 || checkpoint.nextSequence < 1 || checkpoint.segment < 1
@@ -181,7 +181,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
         throw new IllegalArgumentException("inconsistent revision or journal position");
       }
       return checkpoint;
-    } catch (IllegalArgumentException | DateTimeParseException e) {
+    } catch (IllegalArgumentException e) {
       throw new CorruptLedgerException(file, -1, "invalid checkpoint: " + e.getMessage(), e);
     }
   }

@@ -568,7 +568,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       if (t.channel != null) {
         // Zeros left by a crashed or concurrent writer may sit in large folios (read ahead
         // since): cut them, and preallocate afresh with the next commit.
-        forced = trimPreallocated(t);
+        forced = trimPreallocated(t, t.allocated); // advance just read the size
         if (sync && !forced && t.revision > durable) {
           // Records after the checkpoint, which a killed writer may have left unforced:
           // forced before a record written after them says they are durable (see
@@ -599,29 +599,67 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
   }
 
-  /** Replays into {@code t} every record after its position; cuts a torn tail. */
+  /**
+   * Replays into {@code t} every record after its position; cuts a torn tail. A recovery
+   * ({@code t} without a channel) opens its segment once, for writing, and checks the
+   * position, scans and keeps writing through that channel: one open and one {@code fstat}
+   * where a reopened ledger's first commit used to open the segment three times.
+   */
   private void advance(Tail t) throws IOException {
-    if (!Files.exists(journal.segment(t.segment))) {
+    FileChannel opened = null;
+    long size = -1;
+    if (t.channel == null) {
+      try {
+        opened = SafeFiles.open(journal.segment(t.segment), Set.of(StandardOpenOption.READ,
+            StandardOpenOption.WRITE));
+      } catch (NoSuchFileException e) {
+        reader.missingSegment(t);
+        return;
+      }
+    } else if (!Files.exists(journal.segment(t.segment))) {
       reader.missingSegment(t);
       return;
     }
-    reader.checkPosition(t);
     long cut;
     long segment;
-    try (JournalScanner scan = reader.scanner(t)) {
-      PositionedRecord r;
-      while ((r = scan.next()) != null) {
-        t.apply(r, journal, true);
+    try {
+      if (opened != null) {
+        size = opened.size();
+        reader.checkPosition(t, opened, size);
+      } else {
+        reader.checkPosition(t);
       }
-      segment = scan.segment();
-      t.end = scan.end();
-      cut = scan.tornAt();
+      try (JournalScanner scan = opened != null ? reader.scanner(t, opened, size)
+          : reader.scanner(t)) {
+        PositionedRecord r;
+        while ((r = scan.next()) != null) {
+          t.apply(r, journal, true);
+        }
+        segment = scan.segment();
+        t.end = scan.end();
+        cut = scan.tornAt();
+      }
+    } catch (IOException | RuntimeException e) {
+      if (opened != null) {
+        try {
+          opened.close();
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
+      throw e;
     }
-    if (t.channel == null || segment != t.segment) {
+    if (opened != null && segment == t.segment) {
+      t.channel = opened; // under the lock its size is still the one read above
+    } else if (t.channel == null || segment != t.segment) {
+      if (opened != null) {
+        opened.close();
+      }
       closeChannel(t);
       t.channel = SafeFiles.open(journal.segment(segment), Set.of(StandardOpenOption.READ,
           StandardOpenOption.WRITE));
       t.segment = segment;
+      size = -1;
     }
     if (cut >= 0) {
       LOG.warn("Ledger '{}': cutting torn tail of {} at offset {} ({} bytes)", root,
@@ -630,8 +668,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
       if (sync) {
         t.channel.force(true);
       }
+      size = -1;
     }
-    t.allocated = t.channel.size();
+    t.allocated = size >= 0 ? size : t.channel.size();
   }
 
   /**
@@ -698,9 +737,14 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * are cut, so a crash at any point leaves a valid journal.
    */
   private boolean trimPreallocated(Tail t) throws IOException {
+    return trimPreallocated(t, t.channel.size());
+  }
+
+  /** As {@link #trimPreallocated(Tail)}, with the segment's size known to be {@code size}. */
+  private boolean trimPreallocated(Tail t, long size) throws IOException {
     FileChannel channel = t.channel;
     boolean forced = false;
-    if (channel.size() > t.end) {
+    if (size > t.end) {
       channel.truncate(t.end);
       if (sync) {
         // Through the group: exclusive with a leader's force, and it makes every record of

@@ -68,6 +68,23 @@ final class JournalScanner implements RecordSource {
     open(segment, offset);
   }
 
+  /**
+   * As {@link #JournalScanner(JournalFiles, long, long, long, long)}, reading segment
+   * {@code segment} through {@code channel}, the caller's open channel to it, whose size the
+   * caller just read; {@link #close} leaves that channel open. Later segments are opened as
+   * usual. For the writer's recovery, which keeps the channel to write the next record.
+   */
+  JournalScanner(JournalFiles files, long segment, long offset, long revision,
+      long firstSequence, java.nio.channels.FileChannel channel, long size) {
+    this.files = files;
+    this.expectedRevision = revision;
+    this.expectedSequence = firstSequence;
+    this.segment = segment;
+    this.path = files.segment(segment);
+    this.end = offset;
+    this.reader = new LineReader(channel, offset, size, files.maxLine());
+  }
+
   private void open(long base, long offset) {
     this.segment = base;
     this.path = files.segment(base);

@@ -666,23 +666,42 @@ final class LedgerReader {
     return new JournalScanner(journal, t.segment, t.end, t.revision + 1, t.nextSequence);
   }
 
+  /**
+   * As {@link #scanner(Tail)}, reading {@code t}'s segment through {@code channel} (open on
+   * it, {@code size} bytes long), which the scanner leaves open.
+   */
+  JournalScanner scanner(Tail t, FileChannel channel, long size) {
+    return new JournalScanner(journal, t.segment, t.end, t.revision + 1, t.nextSequence,
+        channel, size);
+  }
+
   /** Checks that a checkpoint's journal position is a record boundary inside its segment. */
   void checkPosition(Tail t) throws IOException {
     if (t.end == 0) {
       return;
     }
+    try (FileChannel channel = SafeFiles.openRead(journal.segment(t.segment))) {
+      checkPosition(t, channel, channel.size());
+    }
+  }
+
+  /**
+   * As {@link #checkPosition(Tail)}, through {@code channel}, open on {@code t}'s segment,
+   * whose size is {@code size}; leaves it open.
+   */
+  void checkPosition(Tail t, FileChannel channel, long size) throws IOException {
+    if (t.end == 0) {
+      return;
+    }
     Path path = journal.segment(t.segment);
-    try (FileChannel channel = SafeFiles.openRead(path)) {
-      long size = channel.size();
-      if (t.end > size) {
-        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
-            + " points beyond the end of the segment (" + size + " bytes)");
-      }
-      ByteBuffer previous = ByteBuffer.allocate(1);
-      if (channel.read(previous, t.end - 1) != 1 || previous.get(0) != '\n') {
-        throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
-            + " does not point at a record boundary");
-      }
+    if (t.end > size) {
+      throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
+          + " points beyond the end of the segment (" + size + " bytes)");
+    }
+    ByteBuffer previous = ByteBuffer.allocate(1);
+    if (channel.read(previous, t.end - 1) != 1 || previous.get(0) != '\n') {
+      throw new CorruptLedgerException(path, t.end, "checkpoint of revision " + t.revision
+          + " does not point at a record boundary");
     }
   }
 }

@@ -50,9 +50,14 @@ final class LineReader implements Closeable {
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long NEWLINES = 0x0a0a0a0a0a0a0a0aL;
 
+  private static final int BUFFER_BYTES = 64 * 1024;
+  private static final int MIN_BUFFER_BYTES = 1024;
+
   private final FileChannel channel;
+  /** Whether {@link #close} closes {@link #channel} (false for a caller's channel). */
+  private final boolean owned;
   private final int maxLine;
-  private byte[] buffer = new byte[64 * 1024];
+  private byte[] buffer;
   private long bufferOffset;
   private int start;
   private int end;
@@ -60,8 +65,25 @@ final class LineReader implements Closeable {
 
   LineReader(Path file, long offset, int maxLine) throws IOException {
     this.channel = SafeFiles.openRead(file);
+    this.owned = true;
     this.maxLine = maxLine;
     this.bufferOffset = offset;
+    this.buffer = new byte[BUFFER_BYTES];
+  }
+
+  /**
+   * Reads {@code channel}, a caller's channel that {@link #close} leaves open, from
+   * {@code offset}; {@code size} is the file's size as the caller knows it, and only sizes
+   * the first buffer (a file that grew is still read to its end): a writer reopening a
+   * ledger whose journal ends at its checkpoint reads nothing, and allocates no 64 KiB for it.
+   */
+  LineReader(FileChannel channel, long offset, long size, int maxLine) {
+    this.channel = channel;
+    this.owned = false;
+    this.maxLine = maxLine;
+    this.bufferOffset = offset;
+    long rest = Math.max(0, size - offset) + 1;
+    this.buffer = new byte[(int) Math.max(MIN_BUFFER_BYTES, Math.min(BUFFER_BYTES, rest))];
   }
 
   /** The file offset of the next line. */
@@ -187,6 +209,8 @@ final class LineReader implements Closeable {
 
   @Override
   public void close() throws IOException {
-    channel.close();
+    if (owned) {
+      channel.close();
+    }
   }
 }

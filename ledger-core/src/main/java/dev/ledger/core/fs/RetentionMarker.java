@@ -9,12 +9,12 @@ import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
+import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * A ledger's retention marker, {@code retention.json}: where its journal starts once a
@@ -141,8 +141,8 @@ record RetentionMarker(String root, long firstRevision, long firstSequence,
         throw new IllegalArgumentException("inconsistent revision or sequence");
       }
       return new RetentionMarker(root, firstRevision, firstSequence,
-          Instant.parse(updated.textValue()), state, (int) stateVersion);
-    } catch (IllegalArgumentException | DateTimeParseException e) {
+          JsonFields.instant(updated.textValue(), "base.updatedAt"), state, (int) stateVersion);
+    } catch (IllegalArgumentException e) {
       throw new CorruptLedgerException(file, -1, "invalid retention marker: " + e.getMessage(),
           e);
     }

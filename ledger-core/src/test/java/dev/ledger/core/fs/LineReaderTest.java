@@ -23,6 +23,51 @@ class LineReaderTest {
   @TempDir
   Path dir;
 
+  /**
+   * A caller's channel (the writer's recovery) is read from the caller's offset with a first
+   * buffer sized by the size the caller knew: lines longer than that buffer, and bytes
+   * written after the size was read, still read back whole; closing the reader leaves the
+   * channel open.
+   */
+  @Test
+  void aCallersChannelReadsEveryLineAndStaysOpen(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<byte[]> lines = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      int length = random.nextInt(i % 7 == 0 ? 9_000 : 300);
+      byte[] line = new byte[length];
+      for (int j = 0; j < length; j++) {
+        line[j] = (byte) ('a' + random.nextInt(26));
+      }
+      lines.add(line);
+      out.write(line);
+      out.write('\n');
+    }
+    byte[] head = "first line\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    Path file = dir.resolve("lines");
+    Files.write(file, head);
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      long known = channel.size(); // the caller's size, before the rest is appended
+      channel.write(java.nio.ByteBuffer.wrap(out.toByteArray()), known);
+      try (LineReader reader = new LineReader(channel, head.length, known, 1 << 20)) {
+        long offset = head.length;
+        for (byte[] expected : lines) {
+          LineReader.Line line = reader.next();
+          assertThat(line.kind()).as("%s line at %d", seed, offset)
+              .isEqualTo(LineReader.Kind.COMPLETE);
+          assertThat(line.offset()).as("%s", seed).isEqualTo(offset);
+          assertThat(java.util.Arrays.copyOf(line.bytes(), line.length())).as("%s", seed)
+              .isEqualTo(expected);
+          offset += expected.length + 1;
+        }
+        assertThat(reader.next()).as("%s", seed).isNull();
+      }
+      assertThat(channel.isOpen()).isTrue();
+    }
+  }
+
   @Test
   void linesOfEveryLengthAndOffsetReadBackExactly(TestSeed seed) throws Exception {
     Random random = seed.random();
