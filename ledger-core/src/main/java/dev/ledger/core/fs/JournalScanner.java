@@ -82,7 +82,7 @@ final class JournalScanner implements RecordSource {
     this.segment = segment;
     this.path = files.segment(segment);
     this.end = offset;
-    this.reader = new LineReader(channel, offset, size, files.maxLine());
+    this.reader = lines(new LineReader(channel, offset, size, files.maxLine()));
   }
 
   private void open(long base, long offset) {
@@ -139,7 +139,11 @@ final class JournalScanner implements RecordSource {
 
   /** The lines of the current segment from {@code offset}, decoded as this scan decodes. */
   private DecodeAhead lines(long offset) throws IOException {
-    return new DecodeAhead(new LineReader(path, offset, files.maxLine()), this::decode, ahead);
+    return lines(new LineReader(path, offset, files.maxLine()));
+  }
+
+  private DecodeAhead lines(LineReader lines) {
+    return new DecodeAhead(lines, this::decode, ahead);
   }
 
   /**
