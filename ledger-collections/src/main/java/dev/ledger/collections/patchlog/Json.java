@@ -161,10 +161,22 @@ final class Json {
    */
   static JsonNode withoutNulls(JsonNode node) {
     if (node.isObject()) {
+      // Members in canonical order (names sorted by String.compareTo), as a parse of the
+      // journal gives them: journal lines and checkpoints then write the tree as it is.
+      ObjectNode source = (ObjectNode) node;
       ObjectNode copy = NODES.objectNode();
-      for (Map.Entry<String, JsonNode> field : node.properties()) {
-        if (!field.getValue().isNull()) {
-          copy.set(field.getKey(), withoutNulls(field.getValue()));
+      if (membersSorted(source)) {
+        for (Map.Entry<String, JsonNode> field : source.properties()) {
+          if (!field.getValue().isNull()) {
+            copy.set(field.getKey(), withoutNulls(field.getValue()));
+          }
+        }
+      } else {
+        for (String name : sortedNames(source)) {
+          JsonNode value = source.get(name);
+          if (!value.isNull()) {
+            copy.set(name, withoutNulls(value));
+          }
         }
       }
       return copy;
@@ -301,5 +313,43 @@ final class Json {
       }
     }
     return result;
+  }
+
+  /** Whether the members of {@code node} are in canonical order (names sorted). */
+  static boolean membersSorted(ObjectNode node) {
+    String previous = null;
+    for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (previous != null && previous.compareTo(name) > 0) {
+        return false;
+      }
+      previous = name;
+    }
+    return true;
+  }
+
+  private static String[] sortedNames(ObjectNode node) {
+    String[] names = new String[node.size()];
+    int i = 0;
+    for (java.util.Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      names[i++] = it.next();
+    }
+    java.util.Arrays.sort(names);
+    return names;
+  }
+
+  /**
+   * {@code node} with its members in canonical order: itself when they are, else a shallow
+   * copy in that order (the values are the same nodes).
+   */
+  static ObjectNode inCanonicalOrder(ObjectNode node) {
+    if (membersSorted(node)) {
+      return node;
+    }
+    ObjectNode ordered = NODES.objectNode();
+    for (String name : sortedNames(node)) {
+      ordered.set(name, node.get(name));
+    }
+    return ordered;
   }
 }

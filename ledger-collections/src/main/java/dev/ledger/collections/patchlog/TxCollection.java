@@ -301,6 +301,9 @@ final class TxCollection<T> implements Collection<T> {
             after.set(field, value);
           }
         }
+        // A field the stored version lacked was appended: back to canonical order (see
+        // Json#withoutNulls).
+        after = Json.inCanonicalOrder(after);
       }
       if (!after.equals(before.tree)) {
         staged.replace(before, after, tx.checkSize(spec.name(), "document " + key, after));
