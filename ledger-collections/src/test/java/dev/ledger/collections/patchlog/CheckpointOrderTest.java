@@ -105,6 +105,40 @@ class CheckpointOrderTest {
     assertThat(Json.inCanonicalOrder(appended)).isEqualTo(appended);
   }
 
+  @Test
+  void partialUpdatesKeepCanonicalOrder(Random random) {
+    List<String> names = List.of("a", "c", "e", "g", "b", "d", "z", "id");
+    for (int round = 0; round < 500; round++) {
+      ObjectNode base = Json.NODES.objectNode();
+      ObjectNode source = Json.NODES.objectNode();
+      List<String> fields = new ArrayList<>();
+      for (String name : names) {
+        if (random.nextBoolean()) {
+          base.put(name, random.nextInt(9));
+        }
+        if (random.nextInt(3) == 0) {
+          fields.add(name);
+          if (random.nextBoolean()) {
+            source.put(name, random.nextInt(9));
+          }
+        }
+      }
+      base = (ObjectNode) Json.withoutNulls(base);
+      // What the update meant: the base with each named field set from the source, or gone.
+      ObjectNode expected = base.deepCopy();
+      for (String field : fields) {
+        if (source.has(field)) {
+          expected.set(field, source.get(field));
+        } else {
+          expected.remove(field);
+        }
+      }
+      ObjectNode after = Json.withFields(base, source, fields);
+      assertSorted(after);
+      assertThat(after).isEqualTo(expected);
+    }
+  }
+
   private static void assertSorted(JsonNode node) {
     if (node.isObject()) {
       String previous = null;
