@@ -3,6 +3,7 @@ package dev.ledger.collections.patchlog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -49,6 +50,12 @@ final class DocTable {
   private final TreeMap<Long, Doc> byOrdinal = new TreeMap<>();
   /** Indexed top-level field, then {@link Json#indexKey} of its value, then keys. */
   private final Map<String, Map<String, Set<String>>> indexes = new HashMap<>();
+  /**
+   * The keys in sorted order as of the last {@link #toTree}, or null before it; with
+   * {@link #addedKeys}, the keys put since (some may have left the table again).
+   */
+  private String[] keyOrder;
+  private final List<String> addedKeys = new ArrayList<>();
   /** The ordinal the next inserted document gets. */
   long next;
   /** The sizes of the measured documents. */
@@ -127,6 +134,9 @@ final class DocTable {
     }
     remove(doc.key);
     byKey.put(doc.key, doc);
+    if (keyOrder != null) {
+      addedKeys.add(doc.key);
+    }
     byOrdinal.put(doc.ordinal, doc);
     index(doc);
     if (doc.bytes == UNMEASURED) {
@@ -237,14 +247,56 @@ final class DocTable {
 
   /** This table as the state tree holds it: {@code {"next": n, "docs": {key: {"o","d"}}}}. */
   ObjectNode toTree() {
+    // Members are added in the order the checkpoint's canonical JSON writes them (names
+    // sorted by String.compareTo): the writer then streams each object as it is, where an
+    // object built in another order (documents by ordinal) makes it sort the names and look
+    // every member up again. The bytes are the same either way.
     ObjectNode node = Json.NODES.objectNode();
-    node.set("next", Json.number(next));
     ObjectNode docs = node.putObject("docs");
-    for (Doc doc : byOrdinal.values()) {
-      ObjectNode entry = docs.putObject(doc.key);
-      entry.set("o", Json.number(doc.ordinal));
+    for (String key : sortedKeys()) {
+      Doc doc = byKey.get(key);
+      ObjectNode entry = docs.putObject(key);
       entry.set("d", doc.tree);
+      entry.set("o", Json.number(doc.ordinal));
     }
+    node.set("next", Json.number(next));
     return node;
+  }
+
+  /**
+   * The keys in sorted order. The order is kept from one call to the next with the keys put
+   * since, so that a call sorts only those and merges them in (the sort finds the sorted run
+   * of the kept keys): linear in the table, not {@code n log n}, when few keys are new.
+   */
+  private String[] sortedKeys() {
+    String[] keys;
+    int n = 0;
+    if (keyOrder == null) {
+      keys = byKey.keySet().toArray(new String[0]);
+      n = keys.length;
+    } else {
+      keys = new String[keyOrder.length + addedKeys.size()];
+      for (String key : keyOrder) {
+        if (byKey.containsKey(key)) {
+          keys[n++] = key;
+        }
+      }
+      for (String key : addedKeys) {
+        if (byKey.containsKey(key)) {
+          keys[n++] = key;
+        }
+      }
+    }
+    Arrays.sort(keys, 0, n);
+    // A key removed and put again since the last call is there twice.
+    int unique = 0;
+    for (int i = 0; i < n; i++) {
+      if (unique == 0 || !keys[unique - 1].equals(keys[i])) {
+        keys[unique++] = keys[i];
+      }
+    }
+    keyOrder = unique == keys.length ? keys : Arrays.copyOf(keys, unique);
+    addedKeys.clear();
+    return keyOrder;
   }
 }

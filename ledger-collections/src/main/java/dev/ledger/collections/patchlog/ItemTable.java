@@ -60,12 +60,34 @@ final class ItemTable {
 
   /** {@code {"next": n, "items": {"seq": item}}}. */
   ObjectNode toTree() {
-    ObjectNode node = Json.NODES.objectNode();
-    node.set("next", Json.number(next));
-    ObjectNode list = node.putObject("items");
+    // Members in the order canonical JSON writes them (names sorted as strings), so that the
+    // checkpoint's writer streams them without sorting: sequence numbers of one length sort
+    // as numbers do, a queue whose numbers crossed a power of ten is sorted here.
+    String[] names = new String[items.size()];
+    Item[] values = new Item[names.length];
+    int i = 0;
+    boolean sorted = true;
     for (Map.Entry<Long, Item> item : items.entrySet()) {
-      list.set(Long.toString(item.getKey()), item.getValue().value());
+      names[i] = Long.toString(item.getKey());
+      values[i] = item.getValue();
+      sorted &= i == 0 || names[i - 1].compareTo(names[i]) < 0;
+      i++;
     }
+    Integer[] order = null;
+    if (!sorted) {
+      order = new Integer[names.length];
+      for (int k = 0; k < order.length; k++) {
+        order[k] = k;
+      }
+      java.util.Arrays.sort(order, (a, b) -> names[a].compareTo(names[b]));
+    }
+    ObjectNode node = Json.NODES.objectNode();
+    ObjectNode list = node.putObject("items");
+    for (int k = 0; k < names.length; k++) {
+      int at = order == null ? k : order[k];
+      list.set(names[at], values[at].value());
+    }
+    node.set("next", Json.number(next));
     return node;
   }
 }

@@ -161,10 +161,22 @@ final class Json {
    */
   static JsonNode withoutNulls(JsonNode node) {
     if (node.isObject()) {
+      // Members in canonical order (names sorted by String.compareTo), as a parse of the
+      // journal gives them: journal lines and checkpoints then write the tree as it is.
+      ObjectNode source = (ObjectNode) node;
       ObjectNode copy = NODES.objectNode();
-      for (Map.Entry<String, JsonNode> field : node.properties()) {
-        if (!field.getValue().isNull()) {
-          copy.set(field.getKey(), withoutNulls(field.getValue()));
+      if (membersSorted(source)) {
+        for (Map.Entry<String, JsonNode> field : source.properties()) {
+          if (!field.getValue().isNull()) {
+            copy.set(field.getKey(), withoutNulls(field.getValue()));
+          }
+        }
+      } else {
+        for (String name : sortedNames(source)) {
+          JsonNode value = source.get(name);
+          if (!value.isNull()) {
+            copy.set(name, withoutNulls(value));
+          }
         }
       }
       return copy;
@@ -301,5 +313,159 @@ final class Json {
       }
     }
     return result;
+  }
+
+  /** Whether the members of {@code node} are in canonical order (names sorted). */
+  static boolean membersSorted(ObjectNode node) {
+    String previous = null;
+    for (java.util.Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (previous != null && previous.compareTo(name) > 0) {
+        return false;
+      }
+      previous = name;
+    }
+    return true;
+  }
+
+  private static String[] sortedNames(ObjectNode node) {
+    String[] names = new String[node.size()];
+    int i = 0;
+    for (java.util.Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      names[i++] = it.next();
+    }
+    java.util.Arrays.sort(names);
+    return names;
+  }
+
+  /**
+   * A shallow copy of {@code base} with each member named in {@code fields} taken from
+   * {@code source} (removed where {@code source} lacks it), members in canonical order when
+   * {@code base}'s are: a field {@code base} lacks is merged in at its place, not appended,
+   * so the copy is built once. The values are the same nodes.
+   */
+  static ObjectNode withFields(ObjectNode base, ObjectNode source,
+      java.util.Collection<String> fields) {
+    java.util.TreeMap<String, JsonNode> added = null;
+    for (String field : fields) {
+      JsonNode value = source.get(field);
+      if (value != null && !base.has(field)) {
+        if (added == null) {
+          added = new java.util.TreeMap<>();
+        }
+        added.put(field, value);
+      }
+    }
+    ObjectNode out = new ObjectNode(NODES,
+        new java.util.LinkedHashMap<>((int) ((base.size() + fields.size()) / 0.75f) + 1));
+    Iterator<Map.Entry<String, JsonNode>> adds = added == null ? null
+        : added.entrySet().iterator();
+    Map.Entry<String, JsonNode> next = adds == null ? null : adds.next();
+    for (Map.Entry<String, JsonNode> member : base.properties()) {
+      String name = member.getKey();
+      while (next != null && next.getKey().compareTo(name) < 0) {
+        out.set(next.getKey(), next.getValue());
+        next = adds.hasNext() ? adds.next() : null;
+      }
+      if (fields.contains(name)) {
+        JsonNode value = source.get(name);
+        if (value != null) {
+          out.set(name, value);
+        }
+      } else {
+        out.set(name, member.getValue());
+      }
+    }
+    while (next != null) {
+      out.set(next.getKey(), next.getValue());
+      next = adds.hasNext() ? adds.next() : null;
+    }
+    return membersSorted(base) ? out : inCanonicalOrder(out);
+  }
+
+  /**
+   * {@code node} with its members in canonical order: itself when they are, else a shallow
+   * copy in that order (the values are the same nodes).
+   */
+  static ObjectNode inCanonicalOrder(ObjectNode node) {
+    if (membersSorted(node)) {
+      return node;
+    }
+    ObjectNode ordered = NODES.objectNode();
+    for (String name : sortedNames(node)) {
+      ordered.set(name, node.get(name));
+    }
+    return ordered;
+  }
+
+  /**
+   * The compact JSON size of {@code after}, an object that differs from {@code before} (of
+   * {@code beforeBytes}, its exact compact size) at most in the top-level members named in
+   * {@code fields}: {@code before}'s size with those members' bytes taken out and
+   * {@code after}'s put in. An object's compact JSON is its braces, its members
+   * ({@code "name":value}) and a comma between two members, so the members named are the
+   * only ones measured; the result equals {@link #bytes}{@code (after)}.
+   */
+  static int bytesAfterFields(ObjectNode before, int beforeBytes, ObjectNode after,
+      java.util.Collection<String> fields) {
+    long members = beforeBytes - 2L - Math.max(0, before.size() - 1);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String field : fields) {
+      if (!seen.add(field)) {
+        continue;
+      }
+      JsonNode old = before.get(field);
+      if (old != null) {
+        members -= memberBytes(field, old);
+      }
+      JsonNode now = after.get(field);
+      if (now != null) {
+        members += memberBytes(field, now);
+      }
+    }
+    return Math.toIntExact(2 + members + Math.max(0, after.size() - 1));
+  }
+
+  /** Bytes of one member of a compact object: its quoted name, the colon, its value. */
+  private static long memberBytes(String name, JsonNode value) {
+    long quoted = plainTextBytes(name);
+    if (quoted < 0) {
+      quoted = bytes(NODES.textNode(name));
+    }
+    long written = -1;
+    if (value.isTextual()) {
+      written = plainTextBytes(value.textValue());
+    } else if (value.isBoolean()) {
+      written = value.booleanValue() ? 4 : 5;
+    } else if (value.isInt() || value.isLong() || value.isShort()) {
+      written = digits(value.longValue());
+    }
+    return quoted + 1 + (written < 0 ? bytes(value) : written);
+  }
+
+  /**
+   * The written size of a quoted string that the generator writes as it is (printable ASCII
+   * other than quote and backslash), or -1 for any other string (measured by writing it).
+   */
+  private static long plainTextBytes(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return -1;
+      }
+    }
+    return text.length() + 2L;
+  }
+
+  /** Characters of {@code value} in decimal, sign included. */
+  private static int digits(long value) {
+    if (value == Long.MIN_VALUE) {
+      return 20;
+    }
+    int n = value < 0 ? 2 : 1;
+    for (long v = Math.abs(value); v >= 10; v /= 10) {
+      n++;
+    }
+    return n;
   }
 }

@@ -291,19 +291,16 @@ final class TxCollection<T> implements Collection<T> {
         // later change copies it first and never reaches the nodes it holds; the old tree
         // leaves the table. Only when the transaction is refused does the old tree stay (and
         // may be merged in place later); trees handed to callers are copies (fromTree).
-        after = Json.NODES.objectNode();
-        after.setAll(before.tree);
-        for (String field : fields) {
-          JsonNode value = tree.get(field);
-          if (value == null) {
-            after.remove(field);
-          } else {
-            after.set(field, value);
-          }
-        }
+        // Built in canonical member order (see Json#withoutNulls).
+        after = Json.withFields(before.tree, tree, fields);
       }
       if (!after.equals(before.tree)) {
-        staged.replace(before, after, tx.checkSize(spec.name(), "document " + key, after));
+        // A partial update of a measured document is measured by the fields it names, not
+        // written out whole (Json#bytesAfterFields).
+        int bytes = fields != null && before.bytes != DocTable.UNMEASURED
+            ? Json.bytesAfterFields(before.tree, before.bytes, after, fields)
+            : Json.bytes(after);
+        staged.replace(before, after, tx.checkSize(spec.name(), "document " + key, bytes));
       }
       stored.add(after);
     }

@@ -194,7 +194,11 @@ final class TxContext implements Transaction {
 
   /** Refuses a value larger than the document limit. */
   int checkSize(String name, String what, JsonNode tree) {
-    int bytes = Json.bytes(tree);
+    return checkSize(name, what, Json.bytes(tree));
+  }
+
+  /** Refuses a value of {@code bytes} (its compact JSON size) larger than the limit. */
+  int checkSize(String name, String what, int bytes) {
     if (bytes > engine.options.maxDocumentBytes()) {
       throw new LimitExceededException(partition, what + " of '" + name + "'",
           engine.options.maxDocumentBytes(), bytes);
