@@ -158,7 +158,7 @@ final class PostgresScenario {
         + " statement whose CTEs UPDATE the head row guarded by revision and generation with"
         + " the ~2 KiB state, and only if that took the row INSERT the commit row with the"
         + " merge patch, the event row and, with a command id, the command row), then its"
-        + " notifier sends the pending root ids in one statement at most every 2 ms. Plain"
+        + " notifier sends the pending root ids in one statement at most every 10 ms. Plain"
         + " JDBC: UPDATE of a state row guarded by revision, INSERT of an event row, COMMIT"
         + " (three round trips). Plain JDBC writing the store's rows: the same head UPDATE,"
         + " commit row and event row in tables laid out as the store's, three statements and"
