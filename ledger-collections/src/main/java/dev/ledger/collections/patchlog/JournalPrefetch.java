@@ -5,8 +5,8 @@ import dev.ledger.core.spi.PatchLog;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -16,21 +16,14 @@ import java.util.stream.Stream;
  * does something else and then folds them: a cold open loads the checkpoint's documents into
  * its view while the journal after the checkpoint is parsed, and folds each commit as the
  * reader hands it over (a second core does the parsing). The commits come in batches through
- * a bounded queue, so the reader runs at most {@value #AHEAD} batches ahead. Failures of the
- * reader are rethrown to the caller by {@link #forEach}; {@link #close} stops the reader and waits for it
+ * a bounded queue, so the reader runs at most a few batches ahead. Failures of the reader are
+ * rethrown to the caller by {@link #forEach}; {@link #close} stops the reader and waits for it
  * (its journal files are closed when it ends). One use, by one caller thread.
  */
 final class JournalPrefetch implements AutoCloseable {
   private static final int BATCH = 64;
-  /**
-   * The most batches the reader runs ahead: enough for the journal a checkpoint policy leaves
-   * behind a large partition (the reader starts while the caller still reads the checkpoint,
-   * and gets ahead by what it decodes in that time), and a bound on the memory of a journal
-   * far longer than that.
-   */
-  private static final int AHEAD = 1024;
   private static final Object END = new Object();
-  private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>(AHEAD);
+  private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(16);
   private final Thread reader;
   private volatile boolean cancelled;
 

@@ -4,7 +4,6 @@ import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.StoredState;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.stream.Stream;
@@ -50,41 +49,17 @@ final class Partition {
       PartitionView fresh = new PartitionView(engine.schema);
       // Nothing reads the view before it is published: its indexes are built once, at the end.
       fresh.deferIndexes();
-      // Two cores: the journal after the checkpoint is read and parsed on another thread
-      // while this one reads the checkpoint and loads its documents, then folded as it
-      // arrives. The reader starts from the revision the checkpoint's header names, before
-      // the checkpoint itself is read; if the checkpoint read then holds another revision (a
-      // newer one was written meanwhile), the journal is read again from that one.
-      OptionalLong hint = log.checkpointRevisionHint();
-      JournalPrefetch early = hint.isPresent()
-          ? new JournalPrefetch(log, hint.getAsLong(), id) : null;
-      try {
-        Optional<StoredState> checkpoint = log.checkpoint();
-        if (checkpoint.isPresent()) {
-          StoredState cp = checkpoint.get();
-          JournalPrefetch journal = early;
-          if (journal == null || hint.getAsLong() != cp.revision()) {
-            if (early != null) {
-              early.close();
-            }
-            journal = new JournalPrefetch(log, cp.revision(), id);
-          }
-          early = null;
-          try (JournalPrefetch prefetch = journal) {
-            fresh.load(cp.state(), cp.revision());
-            prefetch.forEach(commit -> next(fresh, commit));
-          }
-        } else {
-          if (early != null) {
-            early.close();
-            early = null;
-          }
-          fold(fresh);
+      Optional<StoredState> checkpoint = log.checkpoint();
+      if (checkpoint.isPresent()) {
+        // Two cores: the journal after the checkpoint is parsed on another thread while this
+        // one loads the checkpoint's documents, then folded as it arrives.
+        StoredState cp = checkpoint.get();
+        try (JournalPrefetch journal = new JournalPrefetch(log, cp.revision(), id)) {
+          fresh.load(cp.state(), cp.revision());
+          journal.forEach(fresh::apply);
         }
-      } finally {
-        if (early != null) {
-          early.close();
-        }
+      } else {
+        fold(fresh);
       }
       fresh.buildIndexes();
       viewLock.writeLock().lock();
@@ -111,22 +86,8 @@ final class Partition {
   private void fold(PartitionView target) {
     // The view folds states and patches only: the events of the records are not decoded.
     try (Stream<LoggedCommit> commits = log.patchesAfter(target.revision)) {
-      commits.forEach(commit -> next(target, commit));
+      commits.forEach(target::apply);
     }
-  }
-
-  /**
-   * Folds {@code commit}, which must be the commit right after the view's revision: a
-   * journal read from the wrong revision would fold commits twice or leave some out.
-   *
-   * @throws IllegalStateException if it is not
-   */
-  private void next(PartitionView target, LoggedCommit commit) {
-    if (commit.revision() != target.revision + 1) {
-      throw new IllegalStateException("partition '" + id + "': commit of revision "
-          + commit.revision() + " read after revision " + target.revision);
-    }
-    target.apply(commit);
   }
 
   /**

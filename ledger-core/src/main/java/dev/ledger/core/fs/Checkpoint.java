@@ -174,51 +174,6 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
   }
 
   /**
-   * The journal position and revision of the checkpoint of {@code root}, read from the fields
-   * that precede {@code state} in the file (keys are written sorted, so {@code format},
-   * {@code journal}, {@code revision} and {@code root} come first): a few KB are read however
-   * large the state is. A hint only: null when there is no file, it cannot be read, or those
-   * fields are not all there and valid before the state; never throws for damage, which
-   * {@link #read} reports. The result has no state, the epoch as its time and state version
-   * 0.
-   */
-  static Checkpoint peek(Path file, String root) {
-    long[] size = new long[1];
-    try (java.io.InputStream in = SafeFiles.openBounded(file, Long.MAX_VALUE, size);
-        JsonParser parser = LedgerJson.mapper().createParser(in)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        return null;
-      }
-      ObjectNode node = JsonNodeFactory.instance.objectNode();
-      while (parser.nextToken() == JsonToken.FIELD_NAME) {
-        String name = parser.currentName();
-        if (name.equals("state")) {
-          break;
-        }
-        parser.nextToken();
-        node.set(name, FIELD_READER.readTree(parser));
-      }
-      JsonNode journal = node.get("journal");
-      JsonNode rootNode = node.get("root");
-      if (journal == null || !journal.isObject() || rootNode == null
-          || !root.equals(rootNode.textValue()) || !node.has("format")
-          || integer(node, "format") < 1 || integer(node, "format") > FORMAT) {
-        return null;
-      }
-      Checkpoint checkpoint = new Checkpoint(root, integer(node, "revision"), Instant.EPOCH,
-          integer(journal, "nextSequence"), integer(journal, "segment"),
-          integer(journal, "offset"), null, 0);
-      if (checkpoint.revision < 1 || checkpoint.nextSequence < 1 || checkpoint.segment < 1
-          || checkpoint.segment > checkpoint.revision + 1 || checkpoint.offset < 0) {
-        return null;
-      }
-      return checkpoint;
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
-
-  /**
    * The whole checkpoint as a tree, parsed as it is read from the file (a checkpoint of a
    * large state never sits in memory as bytes and as a tree at once), or null if there is no
    * file.

@@ -778,22 +778,6 @@ final class FileLedger implements LedgerBackend, PatchLog {
   }
 
   /**
-   * The checkpoint's revision from the fields before its state ({@link Checkpoint#peek}),
-   * whose position is offered as a mark as {@link #checkpoint()} does, so that a
-   * {@code patchesAfter} of that revision started now scans from the checkpoint's position
-   * without reading the checkpoint.
-   */
-  @Override
-  public java.util.OptionalLong checkpointRevisionHint() {
-    Checkpoint c = reader.peekCheckpoint();
-    if (c == null) {
-      return java.util.OptionalLong.empty();
-    }
-    markCheckpoint(c);
-    return java.util.OptionalLong.of(c.revision());
-  }
-
-  /**
    * Offers the position of a checkpoint just read as a mark, once it proves to be a record
    * boundary of a segment that exists (the check a scan from the checkpoint makes), so that
    * the caller's {@code commitsAfter} of its revision, the next step of a cold open, reads

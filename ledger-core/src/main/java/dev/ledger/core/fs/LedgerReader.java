@@ -78,14 +78,6 @@ final class LedgerReader {
   }
 
   /**
-   * The checkpoint's header fields that come before its state ({@link Checkpoint#peek}), or
-   * null if there is none or they cannot be read; a hint, never an error.
-   */
-  Checkpoint peekCheckpoint() {
-    return Checkpoint.peek(stateFile, root);
-  }
-
-  /**
    * Refuses symbolic links in the ledger's directory and its journal directory (an
    * {@code lstat} each; files are opened without following links). Called where a read or
    * a writer's recovery starts from the files, not on the cached fast path.

@@ -46,11 +46,6 @@ final class StorePatchLog implements PatchLog {
   }
 
   @Override
-  public java.util.OptionalLong checkpointRevisionHint() {
-    return store.guarded(() -> backend().checkpointRevisionHint());
-  }
-
-  @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     return store.guarded(() -> backend().commitsAfter(revision));
   }

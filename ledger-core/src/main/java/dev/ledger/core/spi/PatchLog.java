@@ -56,25 +56,6 @@ public interface PatchLog {
   Optional<StoredState> checkpoint();
 
   /**
-   * The revision of the newest checkpoint, read cheaply (without its state) where the backend
-   * can: a hint for a caller that wants to start reading {@link #patchesAfter} of that
-   * revision while {@link #checkpoint()} is still being read (a cold open reads both at once
-   * on two threads). Only a hint: the checkpoint may be replaced between the two calls, so the
-   * caller compares it with the revision {@link #checkpoint()} returns and reads the journal
-   * again from that one if they differ. Never throws for a damaged or missing checkpoint
-   * (then it is empty, and {@link #checkpoint()} reports what is wrong).
-   *
-   * <p>The default is empty: the caller reads the checkpoint first.
-   *
-   * @return the revision the newest checkpoint holds, or empty when there is none or the
-   *     backend cannot tell cheaply
-   * @throws dev.ledger.core.StoreClosedException if the store is closed
-   */
-  default java.util.OptionalLong checkpointRevisionHint() {
-    return java.util.OptionalLong.empty();
-  }
-
-  /**
    * The commits after a revision, in revision order, read lazily from the journal. A layer
    * that holds a view at revision {@code r} catches up by folding {@code commitsAfter(r)}:
    * the cost is the records after {@code r}, not the state.

@@ -186,36 +186,6 @@ class FileLedgerPatchLogTest {
   }
 
   @Test
-  void checkpointRevisionHintIsTheCheckpointsRevisionOrEmpty() throws IOException {
-    try (FileLedgerStore store = open()) {
-      PatchLog log = store.patchLog(ROOT);
-      assertThat(log.checkpointRevisionHint()).as("no ledger").isEmpty();
-      commitUpTo(log, 40);
-      assertThat(log.checkpoint(40, state(40), 0)).isTrue();
-      assertThat(log.checkpointRevisionHint()).hasValue(40);
-      commitUpTo(log, 47);
-      long revision = log.checkpoint().orElseThrow().revision();
-      assertThat(log.checkpointRevisionHint()).hasValue(revision);
-      // The journal after the hinted revision, read from the position the hint marked.
-      assertThat(after(log, revision)).extracting(LoggedCommit::revision)
-          .containsExactlyElementsOf(range(revision + 1, 47));
-      Path stateFile = ledgerDir().resolve("state.json");
-      byte[] whole = Files.readAllBytes(stateFile);
-      // A hint never fails: damage is left to checkpoint() to report.
-      Files.write(stateFile, java.util.Arrays.copyOf(whole, 30));
-      assertThat(log.checkpointRevisionHint()).as("cut before the journal position").isEmpty();
-      Files.write(stateFile, "[1]".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      assertThat(log.checkpointRevisionHint()).as("not an object").isEmpty();
-      Files.write(stateFile, new String(whole, java.nio.charset.StandardCharsets.UTF_8)
-          .replaceFirst("\"root\"\\s*:\\s*\"" + ROOT + "\"", "\"root\":\"other\"")
-          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      assertThat(log.checkpointRevisionHint()).as("another root").isEmpty();
-      Files.delete(stateFile);
-      assertThat(log.checkpointRevisionHint()).as("no file").isEmpty();
-    }
-  }
-
-  @Test
   void commitsAfterIsLazyAndHoldsEveryCommitAcknowledgedBeforeItOpened() {
     try (FileLedgerStore store = open()) {
       PatchLog log = store.patchLog(ROOT);
