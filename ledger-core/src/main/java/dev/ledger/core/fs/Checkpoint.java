@@ -124,22 +124,9 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
   }
 
   private static Checkpoint read(Path file, String root, long maxBytes, boolean headerOnly) {
-    byte[] bytes;
-    try {
-      bytes = SafeFiles.readBounded(file, maxBytes);
-    } catch (NoSuchFileException e) {
+    JsonNode node = headerOnly ? readHeaderTree(file, maxBytes) : readTree(file, maxBytes);
+    if (node == null) {
       return null;
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading checkpoint", file, e);
-    }
-    JsonNode node;
-    try {
-      node = headerOnly ? parseHeader(bytes) : LedgerJson.parse(bytes);
-    } catch (IOException e) {
-      throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
-          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
     }
     try {
       if (!node.isObject()) {
@@ -183,6 +170,54 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
       return checkpoint;
     } catch (IllegalArgumentException e) {
       throw new CorruptLedgerException(file, -1, "invalid checkpoint: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The whole checkpoint as a tree, parsed as it is read from the file (a checkpoint of a
+   * large state never sits in memory as bytes and as a tree at once), or null if there is no
+   * file.
+   */
+  private static JsonNode readTree(Path file, long maxBytes) {
+    long[] size = new long[1];
+    java.io.InputStream in;
+    try {
+      in = SafeFiles.openBounded(file, maxBytes, size);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading checkpoint", file, e);
+    }
+    try (in) {
+      return LedgerJson.parse(in);
+    } catch (com.fasterxml.jackson.core.JacksonException | LedgerJson.JsonParseFailure
+        | java.io.CharConversionException e) {
+      throw new CorruptLedgerException(file, -1, size[0] == 0 ? "empty file"
+          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading checkpoint", file, e);
+    }
+  }
+
+  /** The checkpoint's top-level fields ({@link #parseHeader}), or null if there is no file. */
+  private static JsonNode readHeaderTree(Path file, long maxBytes) {
+    byte[] bytes;
+    try {
+      bytes = SafeFiles.readBounded(file, maxBytes);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new LedgerIOException("reading checkpoint", file, e);
+    }
+    try {
+      return parseHeader(bytes);
+    } catch (IOException e) {
+      throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
+          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
     }
   }
 

@@ -361,15 +361,17 @@ public final class SafeFiles {
       if (size > maxBytes) {
         throw new FileTooLargeException(path, size, maxBytes);
       }
-      ByteBuffer buffer = ByteBuffer.allocate((int) size);
+      // Read straight into the array returned: a checkpoint may be hundreds of MB, and a
+      // second buffer of its size would double what the read allocates.
+      byte[] out = new byte[(int) size];
+      ByteBuffer buffer = ByteBuffer.wrap(out);
       while (buffer.hasRemaining()) {
         if (channel.read(buffer, buffer.position()) < 0) {
           break; // shrank while reading: return what exists
         }
       }
-      byte[] out = new byte[buffer.position()];
-      buffer.flip().get(out);
-      return out;
+      return buffer.position() == out.length ? out
+          : java.util.Arrays.copyOf(out, buffer.position());
     }
   }
 
@@ -378,6 +380,36 @@ public final class SafeFiles {
       Files.deleteIfExists(path);
     } catch (IOException e) {
       primary.addSuppressed(e);
+    }
+  }
+
+  /**
+   * Opens a whole file of at most {@code maxBytes} as a stream, never through a symbolic link:
+   * what {@link #readBounded} reads, without an array of the file's size. The stream ends
+   * after the bytes the file had when it was opened. The caller closes it.
+   *
+   * @param path the file
+   * @param maxBytes the most bytes accepted
+   * @param size receives the file's size when it was opened (element 0)
+   * @return the stream over the file's bytes
+   * @throws FileTooLargeException if the file is larger
+   * @throws SymbolicLinkException if {@code path} is a symbolic link
+   * @throws java.nio.file.NoSuchFileException if it does not exist
+   */
+  public static java.io.InputStream openBounded(Path path, long maxBytes, long[] size)
+      throws IOException {
+    FileChannel channel = openRead(path);
+    try {
+      long length = channel.size();
+      if (length > maxBytes) {
+        throw new FileTooLargeException(path, length, maxBytes);
+      }
+      size[0] = length;
+      return com.google.common.io.ByteStreams.limit(
+          java.nio.channels.Channels.newInputStream(channel), length);
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
     }
   }
 

@@ -386,6 +386,18 @@ public final class LedgerJson {
     return MEMBERS;
   }
 
+  /**
+   * Parses strict JSON as {@link #parse(byte[], int, int)} does, read from {@code in} through
+   * the parser's own small buffer: for a large file (a checkpoint), which then never needs an
+   * array of its size. Does not close {@code in}.
+   *
+   * @throws IOException (a {@code JsonProcessingException}) if the bytes are not one valid
+   *     JSON value, or what reading {@code in} threw
+   */
+  public static JsonNode parse(java.io.InputStream in) throws IOException {
+    return checked(TREES.readTree(in));
+  }
+
   /** Parses strict JSON. */
   public static JsonNode parse(byte[] bytes) throws IOException {
     return parse(bytes, 0, bytes.length);
