@@ -67,11 +67,15 @@ final class DecodeAhead implements AutoCloseable {
     final LineReader.Line line;
     private final FutureTask<CommitRecord> decoding;
     private final Decoder decoder;
+    /** The lines read after this one, whose decodings the reader may run while it waits. */
+    private final ArrayDeque<Item> later;
 
-    private Item(LineReader.Line line, FutureTask<CommitRecord> decoding, Decoder decoder) {
+    private Item(LineReader.Line line, FutureTask<CommitRecord> decoding, Decoder decoder,
+        ArrayDeque<Item> later) {
       this.line = line;
       this.decoding = decoding;
       this.decoder = decoder;
+      this.later = later;
     }
 
     /**
@@ -82,6 +86,16 @@ final class DecodeAhead implements AutoCloseable {
      */
     CommitRecord record() {
       decoding.run(); // does nothing if it ran or runs elsewhere
+      // Running elsewhere: rather than wait, decode the lines after it that no other thread
+      // has started (a pool thread takes the oldest first, which is this one).
+      for (Item next : later) {
+        if (decoding.isDone()) {
+          break;
+        }
+        if (next.decoding != null) {
+          next.decoding.run();
+        }
+      }
       try {
         return decoding.get();
       } catch (ExecutionException e) {
@@ -179,14 +193,14 @@ final class DecodeAhead implements AutoCloseable {
         return;
       }
       if (line.kind() != LineReader.Kind.COMPLETE) {
-        ahead.add(new Item(line, null, decoder));
+        ahead.add(new Item(line, null, decoder, ahead));
         blocked = true;
         return;
       }
       FutureTask<CommitRecord> decoding = new FutureTask<>(
           () -> decoder.decode(line.bytes(), line.length()));
       boolean handedOverNow = first && ahead.isEmpty();
-      ahead.add(new Item(line, decoding, decoder));
+      ahead.add(new Item(line, decoding, decoder, ahead));
       aheadBytes += line.length();
       if (!handedOverNow) {
         executor.execute(decoding);
