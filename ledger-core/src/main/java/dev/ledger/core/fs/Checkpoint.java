@@ -13,13 +13,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
-import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 
@@ -124,29 +122,18 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
   }
 
   private static Checkpoint read(Path file, String root, long maxBytes, boolean headerOnly) {
-    JsonNode node = headerOnly ? readHeaderTree(file, maxBytes) : readTree(file, maxBytes);
+    JsonNode node = JsonFile.read(file, maxBytes, "checkpoint",
+        headerOnly ? Checkpoint::parseHeader : LedgerJson::parse);
     if (node == null) {
       return null;
     }
     try {
-      if (!node.isObject()) {
-        throw new IllegalArgumentException("not a JSON object");
-      }
-      long format = integer(node, "format");
-      if (format > FORMAT) {
-        throw new UnsupportedFormatException(file, "checkpoint format", format, FORMAT);
-      }
-      if (format < 1) {
-        throw new IllegalArgumentException("unknown format " + format);
-      }
+      long format = JsonFile.format(node, file, "checkpoint format", FORMAT);
       JsonNode journal = node.get("journal");
       if (journal == null || !journal.isObject()) {
         throw new IllegalArgumentException("field 'journal' must be an object");
       }
-      JsonNode rootNode = node.get("root");
-      if (rootNode == null || !rootNode.isTextual() || !rootNode.textValue().equals(root)) {
-        throw new IllegalArgumentException("field 'root' must be '" + root + "'");
-      }
+      JsonFile.requireRoot(node, root);
       JsonNode state = node.get("state");
       if (state == null) {
         throw new IllegalArgumentException("field 'state' is missing");
@@ -174,64 +161,24 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
   }
 
   /**
-   * The whole checkpoint as a tree, parsed as it is read from the file (a checkpoint of a
-   * large state never sits in memory as bytes and as a tree at once), or null if there is no
-   * file.
-   */
-  private static JsonNode readTree(Path file, long maxBytes) {
-    long[] size = new long[1];
-    java.io.InputStream in;
-    try {
-      in = SafeFiles.openBounded(file, maxBytes, size);
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading checkpoint", file, e);
-    }
-    try (in) {
-      return LedgerJson.parse(in);
-    } catch (com.fasterxml.jackson.core.JacksonException | LedgerJson.JsonParseFailure
-        | java.io.CharConversionException e) {
-      throw new CorruptLedgerException(file, -1, size[0] == 0 ? "empty file"
-          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading checkpoint", file, e);
-    }
-  }
-
-  /** The checkpoint's top-level fields ({@link #parseHeader}), or null if there is no file. */
-  private static JsonNode readHeaderTree(Path file, long maxBytes) {
-    byte[] bytes;
-    try {
-      bytes = SafeFiles.readBounded(file, maxBytes);
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading checkpoint", file, e);
-    }
-    try {
-      return parseHeader(bytes);
-    } catch (IOException e) {
-      throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
-          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
-    }
-  }
-
-  /**
    * The top-level fields of a checkpoint as a tree, with a {@code null} stand-in for the
    * state: the state's tokens are read and skipped. Same parser settings as
    * {@link LedgerJson#parse} (duplicate keys, depth bound, no trailing tokens).
    */
-  private static JsonNode parseHeader(byte[] bytes) throws IOException {
+  private static JsonNode parseHeader(java.io.InputStream in) throws IOException {
     ObjectMapper mapper = LedgerJson.mapper();
-    try (JsonParser parser = mapper.createParser(bytes)) {
-      if (parser.nextToken() != JsonToken.START_OBJECT) {
-        // Not an object (or empty): let the full parse give the usual answer.
-        return LedgerJson.parse(bytes);
+    try (JsonParser parser = mapper.createParser(in)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new JsonParseException(parser, "no JSON value");
+      }
+      if (first != JsonToken.START_OBJECT) {
+        // Not an object: the value as it is, which the caller refuses as not an object.
+        JsonNode value = FIELD_READER.readTree(parser);
+        if (parser.nextToken() != null) {
+          throw new JsonParseException(parser, "not a single JSON value");
+        }
+        return value;
       }
       ObjectNode node = JsonNodeFactory.instance.objectNode();
       JsonToken token;

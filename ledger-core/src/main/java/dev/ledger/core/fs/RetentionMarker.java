@@ -6,13 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
-import dev.ledger.core.LedgerIOException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 
@@ -81,42 +78,17 @@ record RetentionMarker(String root, long firstRevision, long firstSequence,
    *
    * @throws CorruptLedgerException if the file exists but is not a valid marker of root
    * @throws UnsupportedFormatException if it has a newer format
-   * @throws LedgerIOException if it cannot be read
+   * @throws dev.ledger.core.LedgerIOException if it cannot be read
    */
   static RetentionMarker read(Path ledgerDir, String root, long maxBytes) {
     Path file = ledgerDir.resolve(FILE);
-    byte[] bytes;
-    try {
-      bytes = SafeFiles.readBounded(file, maxBytes);
-    } catch (NoSuchFileException e) {
+    JsonNode node = JsonFile.read(file, maxBytes, "retention marker", LedgerJson::parse);
+    if (node == null) {
       return null;
-    } catch (SafeFiles.FileTooLargeException e) {
-      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
-    } catch (IOException e) {
-      throw new LedgerIOException("reading retention marker", file, e);
-    }
-    JsonNode node;
-    try {
-      node = LedgerJson.parse(bytes);
-    } catch (IOException e) {
-      throw new CorruptLedgerException(file, -1, bytes.length == 0 ? "empty file"
-          : "not JSON (" + e.getClass().getSimpleName() + ")", e);
     }
     try {
-      if (!node.isObject()) {
-        throw new IllegalArgumentException("not a JSON object");
-      }
-      long format = integer(node, "format");
-      if (format > FORMAT) {
-        throw new UnsupportedFormatException(file, "retention marker format", format, FORMAT);
-      }
-      if (format < 1) {
-        throw new IllegalArgumentException("unknown format " + format);
-      }
-      JsonNode rootNode = node.get("root");
-      if (rootNode == null || !rootNode.isTextual() || !rootNode.textValue().equals(root)) {
-        throw new IllegalArgumentException("field 'root' must be '" + root + "'");
-      }
+      JsonFile.format(node, file, "retention marker format", FORMAT);
+      JsonFile.requireRoot(node, root);
       JsonNode base = node.get("base");
       if (base == null || !base.isObject()) {
         throw new IllegalArgumentException("field 'base' must be an object");

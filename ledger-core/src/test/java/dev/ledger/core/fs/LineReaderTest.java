@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,16 +53,7 @@ class LineReaderTest {
       long known = channel.size(); // the caller's size, before the rest is appended
       channel.write(java.nio.ByteBuffer.wrap(out.toByteArray()), known);
       try (LineReader reader = new LineReader(channel, head.length, known, 1 << 20)) {
-        long offset = head.length;
-        for (byte[] expected : lines) {
-          LineReader.Line line = reader.next();
-          assertThat(line.kind()).as("%s line at %d", seed, offset)
-              .isEqualTo(LineReader.Kind.COMPLETE);
-          assertThat(line.offset()).as("%s", seed).isEqualTo(offset);
-          assertThat(java.util.Arrays.copyOf(line.bytes(), line.length())).as("%s", seed)
-              .isEqualTo(expected);
-          offset += expected.length + 1;
-        }
+        readsBack(reader, lines, head.length, seed);
         assertThat(reader.next()).as("%s", seed).isNull();
       }
       assertThat(channel.isOpen()).isTrue();
@@ -91,16 +83,7 @@ class LineReaderTest {
     Path file = dir.resolve("lines");
     Files.write(file, out.toByteArray());
     try (LineReader reader = new LineReader(file, 0, 1 << 20)) {
-      long offset = 0;
-      for (byte[] expected : lines) {
-        LineReader.Line line = reader.next();
-        assertThat(line.kind()).as("%s line at %d", seed, offset)
-            .isEqualTo(LineReader.Kind.COMPLETE);
-        assertThat(line.offset()).as("%s", seed).isEqualTo(offset);
-        assertThat(java.util.Arrays.copyOf(line.bytes(), line.length())).as("%s", seed)
-            .isEqualTo(expected);
-        offset += expected.length + 1;
-      }
+      long offset = readsBack(reader, lines, 0, seed);
       LineReader.Line pad = reader.next();
       assertThat(pad.kind()).as("%s", seed).isEqualTo(LineReader.Kind.PADDING);
       assertThat(pad.offset()).as("%s", seed).isEqualTo(offset);
@@ -129,5 +112,23 @@ class LineReaderTest {
         }
       }
     }
+  }
+
+  /**
+   * Reads {@code lines} back from {@code reader}, the first at {@code offset}, each complete
+   * at its offset with its bytes; returns the offset after the last.
+   */
+  private static long readsBack(LineReader reader, List<byte[]> lines, long offset,
+      TestSeed seed) throws IOException {
+    for (byte[] expected : lines) {
+      LineReader.Line line = reader.next();
+      assertThat(line.kind()).as("%s line at %d", seed, offset)
+          .isEqualTo(LineReader.Kind.COMPLETE);
+      assertThat(line.offset()).as("%s", seed).isEqualTo(offset);
+      assertThat(java.util.Arrays.copyOf(line.bytes(), line.length())).as("%s", seed)
+          .isEqualTo(expected);
+      offset += expected.length + 1;
+    }
+    return offset;
   }
 }
