@@ -135,8 +135,17 @@ final class DecodeAhead implements AutoCloseable {
    * common pool where this machine has more than one processor.
    */
   DecodeAhead(LineReader reader, Decoder decoder, Ahead ahead) {
-    this(reader, decoder, ahead, Runtime.getRuntime().availableProcessors() > 1
+    this(reader, decoder, ahead, ahead.lines() > 0 && Processors.SEVERAL
         ? ForkJoinPool.commonPool() : Runnable::run);
+  }
+
+  /**
+   * Whether this machine has more than one processor, asked once: in a container the JVM
+   * answers {@code availableProcessors} by reading the control group's files (eight system
+   * calls), which a writer's recovery scan, one per ledger touched, would pay each time.
+   */
+  private static final class Processors {
+    static final boolean SEVERAL = Runtime.getRuntime().availableProcessors() > 1;
   }
 
   DecodeAhead(LineReader reader, Decoder decoder, Ahead ahead, Executor executor) {
