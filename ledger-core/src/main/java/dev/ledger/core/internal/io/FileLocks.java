@@ -12,6 +12,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -53,6 +54,13 @@ public final class FileLocks {
    * locker then waits (OverlappingFileLockException is retried) instead of sharing the lock.
    */
   private static final ConcurrentHashMap<Path, Path> CANONICAL = new ConcurrentHashMap<>();
+  /**
+   * Real paths of the directories lock files were found in, and of their ancestors (see
+   * {@link #realDirectory}); as stale as {@link #CANONICAL}, with the same consequence.
+   */
+  private static final ConcurrentHashMap<Path, Path> REAL_DIRECTORIES = new ConcurrentHashMap<>();
+  /** What each of the two caches above keeps at most. */
+  private static final int MAX_CACHED = 100_000;
   private static final String SELF = describeSelf();
   private static final byte[] HOLDER_LINE = (SELF + "\n").getBytes(StandardCharsets.UTF_8);
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileLocks.class);
@@ -257,14 +265,44 @@ public final class FileLocks {
       return known;
     }
     try {
-      Path real = absolute.getParent().toRealPath().resolve(lockFile.getFileName().toString());
-      if (CANONICAL.size() < 100_000) {
+      Path real = realDirectory(absolute.getParent()).resolve(lockFile.getFileName().toString());
+      if (CANONICAL.size() < MAX_CACHED) {
         CANONICAL.putIfAbsent(absolute, real);
       }
       return real;
     } catch (IOException e) {
       return absolute.normalize();
     }
+  }
+
+  /**
+   * The real path of the absolute directory {@code dir}: its parent's (known, or resolved
+   * the same way), then its own name if it is no link (one {@code lstat}), so that the locks
+   * of many ledgers in one directory cost one {@code lstat} each, not a {@code readlink} per
+   * component of the path. A path with {@code .} or {@code ..}, or a link, is resolved whole.
+   */
+  private static Path realDirectory(Path dir) throws IOException {
+    Path known = REAL_DIRECTORIES.get(dir);
+    if (known != null) {
+      return known;
+    }
+    Path parent = dir.getParent();
+    Path name = dir.getFileName();
+    Path real;
+    if (parent == null || name == null || name.toString().equals(".")
+        || name.toString().equals("..")) {
+      real = dir.toRealPath();
+    } else {
+      Path realParent = realDirectory(parent);
+      BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS);
+      real = attributes.isSymbolicLink() ? dir.toRealPath()
+          : realParent.resolve(name.toString());
+    }
+    if (REAL_DIRECTORIES.size() < MAX_CACHED) {
+      REAL_DIRECTORIES.putIfAbsent(dir, real);
+    }
+    return real;
   }
 
   private static Entry retainEntry(Path key) {

@@ -74,4 +74,42 @@ class FileLocksTest {
           .isInstanceOf(IllegalStateException.class).hasMessageContaining("not reentrant");
     }
   }
+
+  /**
+   * Names of one lock file through a linked ancestor, a linked parent, {@code ..} and the
+   * real path are one lock in this process (the second acquisition on the same thread is
+   * refused as reentrant), and a lock file in a sibling directory of the same parent is
+   * another lock: the real directory of a lock file is resolved step by step from cached
+   * ancestors, not by a prefix that a link could fake.
+   */
+  @Test
+  void everyNameOfALockFileIsOneLockAndSiblingsAreOthers() throws Exception {
+    Path real = Files.createDirectories(dir.resolve("real").resolve("store").resolve("l1"));
+    Files.createDirectories(dir.resolve("real").resolve("store").resolve("l2"));
+    Path linkedAncestor = Files.createSymbolicLink(dir.resolve("alias"), dir.resolve("real"));
+    Path linkedParent = Files.createSymbolicLink(dir.resolve("real").resolve("store")
+        .resolve("l3"), real);
+    Path file = real.resolve(".lock");
+    java.util.List<Path> names = java.util.List.of(
+        linkedAncestor.resolve("store").resolve("l1").resolve(".lock"),
+        linkedParent.resolve(".lock"),
+        real.resolve("..").resolve("l1").resolve(".lock"));
+    for (Path name : names) {
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        assertThatThrownBy(() -> FileLocks.acquire(name, Duration.ofSeconds(1)))
+            .as(name.toString())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("not reentrant");
+      }
+      try (FileLocks.Held held = FileLocks.acquire(name, Duration.ofSeconds(1))) {
+        assertThatThrownBy(() -> FileLocks.acquire(file, Duration.ofSeconds(1)))
+            .as(name.toString())
+            .isInstanceOf(IllegalStateException.class).hasMessageContaining("not reentrant");
+      }
+    }
+    Path sibling = dir.resolve("real").resolve("store").resolve("l2").resolve(".lock");
+    try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1));
+        FileLocks.Held other = FileLocks.acquire(sibling, Duration.ofSeconds(1))) {
+      assertThat(other).isNotNull();
+    }
+  }
 }
