@@ -336,13 +336,13 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   private Written commitUnderLock(CommitRequest request) {
     checkNotFailed();
-    ensureDirectories();
+    boolean linksChecked = ensureDirectories();
     retainLockChannel();
     CommitResult result;
     long ticket;
     try (FileLocks.Held held = lockForWrite(true)) {
       checkNotFailed();
-      Tail t = currentTail();
+      Tail t = currentTail(Tail.Holds.STATE, linksChecked);
       if (request.publicCommandId() != null) {
         CommitResult replay = replayCommand(t, request);
         if (replay != null) {
@@ -508,14 +508,20 @@ final class FileLedger implements LedgerBackend, PatchLog {
     return currentTail(Tail.Holds.STATE);
   }
 
+  private Tail currentTail(Tail.Holds want) {
+    return currentTail(want, false);
+  }
+
   /**
    * The writer's tail, caught up with the journal. With {@code want} {@link Tail.Holds#POSITION}
    * (a patch commit), a tail holding the state drops it before catching up and a recovery
    * reads only the checkpoint's header, so that no state is built; with
    * {@link Tail.Holds#STATE}, a recovery folds the state, and a tail holding only its
-   * position keeps doing so.
+   * position keeps doing so. With {@code linksChecked}, this commit's
+   * {@link #ensureDirectories} has just checked the ledger's directories for links, and a
+   * recovery does not check them again.
    */
-  private Tail currentTail(Tail.Holds want) {
+  private Tail currentTail(Tail.Holds want, boolean linksChecked) {
     try {
       Tail t = tail;
       if (t != null && t.parked) {
@@ -548,7 +554,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
         closeChannel(t);
         tail = null;
       }
-      reader.refuseLinks();
+      if (!linksChecked) {
+        reader.refuseLinks();
+      }
       t = reader.start(want == Tail.Holds.STATE ? reader.readCheckpoint()
           : reader.readCheckpointHeader());
       if (want == Tail.Holds.POSITION) {
@@ -1081,14 +1089,20 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
   }
 
-  private void ensureDirectories() {
+  /**
+   * Makes the ledger's directories if this writer has not yet, each step checked to be no
+   * link ({@code lstat}); returns whether it did so now, in which case the recovery that
+   * follows in the same commit need not check the same two directories again.
+   */
+  private boolean ensureDirectories() {
     if (directoriesMade) {
-      return;
+      return false;
     }
     try {
       // Never through a link: the store checked its ledgers directory; below it, each step.
       SafeFiles.createDirectoriesBelow(dir.getParent(), journal.dir(), sync);
       directoriesMade = true;
+      return true;
     } catch (IOException e) {
       throw new LedgerIOException("creating ledger directory", dir, e);
     }
