@@ -138,6 +138,17 @@ public interface Ledger<S> {
    * waits for its commit to become durable the next one writes, so that one force covers
    * several. A slow {@code change} delays the other updates of the ledger in that store.
    *
+   * <p>{@code change} may run on the thread of another {@code update} of the same ledger in
+   * the same store: in the file store, the update holding the ledger's turn runs the
+   * changes of the updates queued behind it, one after another, each on the state the
+   * previous one committed, and each caller then waits for its own commit to become durable
+   * (one force covers the batch). So {@code change} must not rely on the identity, the
+   * thread-locals or the interrupt status of its thread, which may be another caller's. What
+   * it throws ({@code RuntimeException} or {@code Error}) is thrown to its own caller
+   * unchanged (the same instance) and fails that update only; the others go on. A slow
+   * {@code change} delays every update queued behind it. An {@code update} that
+   * {@code change} itself makes on the same ledger runs at once, on the same thread.
+   *
    * <p>If the change carries a command id that was already recorded with the same drafts,
    * nothing is written either (see Commands above).
    *

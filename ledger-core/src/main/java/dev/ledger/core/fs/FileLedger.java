@@ -52,8 +52,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -179,14 +177,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
   /** Group commit: the forces of the journal, shared by this store's writers of the ledger. */
   private final ForceGroup forces;
   /**
-   * The update turn ({@link LedgerBackend#inUpdateTurn}): a lock of this store's backend of
-   * the ledger, held across an update's load, change function and append, and given up
-   * before the force. Separate from the writer lock, which a commit holds only while it
-   * writes: an update holding the turn takes the writer lock inside it, so the order is
-   * always turn, then writer lock. Reentrant, so that a change function that updates the
-   * ledger on its own thread does not deadlock (the outer attempt then conflicts and retries).
+   * The update turn ({@link LedgerBackend#inUpdateTurn}): held across an update's load,
+   * change function and append, and given up before the force; its holder also runs the
+   * attempts queued behind it (flat combining, see {@link UpdateTurn}). Separate from the
+   * writer lock, which a commit holds only while it writes: an update holding the turn takes
+   * the writer lock inside it, so the order is always turn, then writer lock. Reentrant, so
+   * that a change function that updates the ledger on its own thread does not deadlock (the
+   * outer attempt then conflicts and retries).
    */
-  private final ReentrantLock updateTurn = new ReentrantLock();
+  private final UpdateTurn updateTurn;
 
   /**
    * A ledger in {@code dir}, a directory of the store's {@code ledgers} directory (which the
@@ -205,6 +204,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
     this.forces = new ForceGroup(sync, () -> meter.journalForced());
+    // A holder of the update turn waits for its batch's force before it wakes the batch's
+    // callers: each is woken once and finds its commit durable.
+    this.updateTurn = new UpdateTurn(forces::awaitWritten);
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
@@ -298,24 +300,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   @Override
   public <T> T inUpdateTurn(Duration patience, Supplier<T> attempt) {
-    Preconditions.checkNotNull(patience, "patience");
-    Preconditions.checkNotNull(attempt, "attempt");
-    boolean turn;
-    try {
-      turn = updateTurn.tryLock()
-          || updateTurn.tryLock(patience.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      // Without the turn, as an optimistic attempt; the writer lock reports the interrupt.
-      Thread.currentThread().interrupt();
-      turn = false;
-    }
-    try {
-      return attempt.get();
-    } finally {
-      if (turn) {
-        updateTurn.unlock();
-      }
-    }
+    return updateTurn.run(patience, attempt);
   }
 
   /** A written commit that is acknowledged once {@code ticket} is durable. */

@@ -189,6 +189,24 @@ final class ForceGroup {
   }
 
   /**
+   * Returns once every record written so far is durable, as {@link #await} of the newest
+   * ticket, or once a force failed: the failure is not thrown here but to each waiter of a
+   * ticket it left undurable. For a writer that wrote records for other threads and lets
+   * them find their commits durable when they wait.
+   */
+  void awaitWritten() {
+    long ticket;
+    synchronized (lock) {
+      ticket = writtenTicket;
+    }
+    try {
+      await(ticket);
+    } catch (IOException e) {
+      LOG.debug("a force failed; its waiters report it", e);
+    }
+  }
+
+  /**
    * Runs {@code force} exclusively (after a running one), then marks everything written so far
    * durable, through {@code revision}, and announces it. For the writer-lock holder, whose
    * {@code force} covers every record written (nothing is written while it holds the lock).

@@ -101,12 +101,20 @@ public interface LedgerBackend {
    * function delays the others without stopping them. The default, for a backend with
    * nothing to gain, runs {@code attempt} at once.
    *
+   * <p>A backend may run {@code attempt} on the thread of another caller of this method that
+   * holds the turn (flat combining: the holder runs the attempts queued behind it, one after
+   * another, so that none waits for its thread to be woken before it can start). The caller
+   * then waits for it and gets what it returned, or what it threw, unchanged (the same
+   * instance). An attempt must therefore not depend on the identity or the thread-locals of
+   * its thread.
+   *
    * @param patience the longest wait for the turn
-   * @param attempt the attempt; it may run another attempt of this backend on the same thread
+   * @param attempt the attempt; it may run another attempt of this backend on the same
+   *     thread (that one runs at once, in the turn already held)
    * @param <T> what the attempt returns
    * @return what {@code attempt} returned
    * @throws NullPointerException if an argument is null
-   * @throws RuntimeException whatever {@code attempt} threw, after the turn is given up
+   * @throws RuntimeException whatever {@code attempt} threw (an {@code Error} likewise)
    */
   default <T> T inUpdateTurn(Duration patience, Supplier<T> attempt) {
     Objects.requireNonNull(patience, "patience");
