@@ -16,6 +16,7 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.internal.command.CommandDigests;
+import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.internal.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
@@ -288,7 +289,7 @@ public record CommitRecord(
       out.writeEndObject();
     }
     // Formatted once: every event of a commit written here occurred at its commit time.
-    String at = committedAt.toString();
+    String at = JsonFields.instantText(committedAt);
     out.writeStringField("committedAt", at);
     out.writeFieldName("events");
     out.writeStartArray();
