@@ -123,8 +123,7 @@ final class CanonicalSize {
 
   /**
    * Strings at least this long are first checked for plain ASCII eight bytes at a time
-   * ({@link #plain}) when written ({@link CanonicalWriter}); shorter ones character by
-   * character.
+   * ({@link #plain}); shorter ones are counted character by character.
    */
   static final int WORDWISE = 32;
 
@@ -178,8 +177,15 @@ final class CanonicalSize {
 
   /** A quoted, escaped string's length in UTF-8. */
   static long string(String text) {
-    long size = 2;
     int length = text.length();
+    if (length >= WORDWISE) {
+      // One byte per character, except that a surrogate pair becomes a single '?'.
+      byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1);
+      if (latin1.length == length && plain(text, latin1, 0)) {
+        return length + 2L;
+      }
+    }
+    long size = 2;
     for (int i = 0; i < length; i++) {
       char c = text.charAt(i);
       if (c < 0x80) {

@@ -64,11 +64,13 @@ class CanonicalWriterTest {
       }
       assertThat(Arrays.copyOf(out.array(), out.size())).as("%s case %s", seed, i)
           .isEqualTo(expected.toByteArray());
+      assertThat(CanonicalSize.string(text.toString())).as("%s case %s", seed, i)
+          .isEqualTo(expected.size());
     }
   }
 
   @Test
-  void everyCharacterIsWrittenAsJacksonWritesIt() throws Exception {
+  void everyCharacterIsWrittenAndCountedAsJacksonWritesIt() throws Exception {
     String plain = "x".repeat(CanonicalSize.WORDWISE + 9);
     for (int c = 0; c <= 0xffff; c++) {
       // Short strings, and long ones (checked a word at a time) with the character at every
@@ -80,6 +82,8 @@ class CanonicalWriterTest {
         byte[] expected = LedgerJson.mapper().writeValueAsBytes(text);
         assertThat(Arrays.copyOf(out.array(), out.size())).as("U+%04X in %s chars", c,
             text.length()).isEqualTo(expected);
+        assertThat(CanonicalSize.string(text)).as("U+%04X in %s chars", c, text.length())
+            .isEqualTo(expected.length);
       }
     }
   }
