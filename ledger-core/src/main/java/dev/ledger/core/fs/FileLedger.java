@@ -446,7 +446,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * {@link #forces} and waits for a force outside the lock.
    */
   private long append(Tail t, byte[] line, long revision) {
-    Path path = journal.segment(t.segment);
+    Path path = null; // the new segment's, once one is started; else named only on failure
     try {
       boolean created = false;
       if (t.channel == null || t.end >= options.segmentBytes()) {
@@ -481,7 +481,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
     } catch (IOException e) {
       failure = e;
-      throw new LedgerIOException("appending commit record for revision " + revision, path, e);
+      throw new LedgerIOException("appending commit record for revision " + revision,
+          path != null ? path : journal.segment(t.segment), e);
     }
     long offset = t.end;
     t.end += line.length;
@@ -522,8 +523,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
           }
         } else {
           int next = probe(t);
-          boolean rolled = t.segment != t.revision + 1
-              && Files.exists(journal.segment(t.revision + 1));
+          // A writer that starts a new segment first cuts the zeros after the last record of
+          // this one (see append): zeros at this writer's end, like another record there, say
+          // without a stat whether the next segment may exist.
+          boolean rolled = (next == END_OF_FILE || next == SHORTER)
+              && t.segment != t.revision + 1 && Files.exists(journal.segment(t.revision + 1));
           if (!rolled && (next == END_OF_FILE || next == 0)) {
             if (next == END_OF_FILE) {
               t.allocated = t.end; // another store in this or another process trimmed it

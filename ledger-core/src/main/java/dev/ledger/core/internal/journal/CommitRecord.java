@@ -5,7 +5,6 @@ import static dev.ledger.core.internal.json.JsonFields.integer;
 import static dev.ledger.core.internal.json.JsonFields.optionalText;
 import static dev.ledger.core.internal.json.JsonFields.text;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -16,10 +15,11 @@ import dev.ledger.core.Cursor;
 import dev.ledger.core.Event;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.internal.command.CommandDigests;
+import dev.ledger.core.internal.json.CanonicalWriter;
+import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.internal.json.MergePatch;
 import dev.ledger.core.spi.CommitRequest;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -271,69 +271,118 @@ public record CommitRecord(
 
   /**
    * Writes this record's canonical JSON (the bytes of {@code canonical(toJson())}) to
-   * {@code out} without building the tree.
+   * {@code out} without building the tree; with {@code forcedThrough} of 0 or more, as a
+   * format 3 record carrying it (the bytes of {@code canonical} of that tree with
+   * {@code format} 3 and {@code forcedThrough} set).
    *
    * @return false if a payload, state or patch holds a node kind only Jackson's writer
    *     covers: part of the record may have been written, and the caller discards it and
    *     writes {@link #toJson} instead
-   * @throws IOException from the generator
+   * @throws IllegalArgumentException if a payload, state or patch is nested too deep to be
+   *     read back inside the record
    */
-  boolean writeJson(JsonGenerator out) throws IOException {
-    out.writeStartObject();
+  boolean writeJson(CanonicalWriter out, long forcedThrough) {
+    out.raw('{');
     if (commandId != null) {
-      out.writeFieldName("command");
-      out.writeStartObject();
-      out.writeStringField("digest", commandDigest);
-      out.writeStringField("id", commandId);
-      out.writeEndObject();
+      out.raw(COMMAND_DIGEST);
+      out.string(commandDigest);
+      out.raw(COMMAND_ID);
+      out.string(commandId);
+      out.raw(END_COMMAND);
     }
     // Formatted once: every event of a commit written here occurred at its commit time.
-    String at = committedAt.toString();
-    out.writeStringField("committedAt", at);
-    out.writeFieldName("events");
-    out.writeStartArray();
+    String at = JsonFields.instantText(committedAt);
+    out.raw(COMMITTED_AT);
+    out.string(at);
+    out.raw(EVENTS);
+    boolean first = true;
     for (Event e : events) {
-      out.writeStartObject();
+      out.raw(first ? START_EVENT : NEXT_EVENT);
+      first = false;
       if (e.commandId() != null) {
-        out.writeStringField("commandId", e.commandId());
+        out.raw(EVENT_COMMAND_ID);
+        out.string(e.commandId());
+        out.raw(',');
       }
-      out.writeStringField("id", e.id());
-      out.writeStringField("occurredAt",
-          e.occurredAt().equals(committedAt) ? at : e.occurredAt().toString());
+      out.raw(EVENT_ID);
+      out.string(e.id());
+      out.raw(OCCURRED_AT);
+      out.string(e.occurredAt().equals(committedAt) ? at
+          : JsonFields.instantText(e.occurredAt()));
       if (e.operationId() != null) {
-        out.writeStringField("operationId", e.operationId());
+        out.raw(OPERATION_ID);
+        out.string(e.operationId());
       }
-      out.writeFieldName("payload");
-      if (!LedgerJson.writeCanonical(out, e.payload())) {
+      out.raw(PAYLOAD);
+      // Inside the record, the events array and the event: as deep as the generator counts.
+      if (!out.tree(e.payload(), 3)) {
         return false;
       }
-      out.writeNumberField("sequence", e.sequence());
-      out.writeStringField("type", e.type());
-      out.writeEndObject();
+      out.raw(SEQUENCE);
+      out.number(e.sequence());
+      out.raw(TYPE);
+      out.string(e.type());
+      out.raw('}');
     }
-    out.writeEndArray();
-    out.writeNumberField("firstSequence", firstSequence);
-    out.writeNumberField("format", format);
+    out.raw(FIRST_SEQUENCE);
+    out.number(firstSequence);
+    if (forcedThrough >= 0) {
+      out.raw(FORCED_THROUGH);
+      out.number(forcedThrough);
+    }
+    out.raw(FORMAT_FIELD);
+    out.number(forcedThrough >= 0 ? GROUPED_FORMAT : format);
     if (patch != null) {
-      out.writeFieldName("patch");
-      if (!LedgerJson.writeCanonical(out, patch)) {
+      out.raw(PATCH);
+      if (!out.tree(patch, 1)) {
         return false;
       }
     }
-    out.writeNumberField("revision", revision);
-    out.writeStringField("root", root);
+    out.raw(REVISION);
+    out.number(revision);
+    out.raw(ROOT);
+    out.string(root);
     if (state != null) {
-      out.writeFieldName("state");
-      if (!LedgerJson.writeCanonical(out, state)) {
+      out.raw(STATE);
+      if (!out.tree(state, 1)) {
         return false;
       }
     }
     if (format >= 2) {
-      out.writeNumberField("stateVersion", stateVersion);
+      out.raw(STATE_VERSION);
+      out.number(stateVersion);
     }
-    out.writeEndObject();
+    out.raw('}');
     return true;
   }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  // The record's names and punctuation, in the sorted order of the class comment.
+  private static final byte[] COMMAND_DIGEST = ascii("\"command\":{\"digest\":");
+  private static final byte[] COMMAND_ID = ascii(",\"id\":");
+  private static final byte[] END_COMMAND = ascii("},");
+  private static final byte[] COMMITTED_AT = ascii("\"committedAt\":");
+  private static final byte[] EVENTS = ascii(",\"events\":[");
+  private static final byte[] START_EVENT = ascii("{");
+  private static final byte[] NEXT_EVENT = ascii(",{");
+  private static final byte[] EVENT_COMMAND_ID = ascii("\"commandId\":");
+  private static final byte[] EVENT_ID = ascii("\"id\":");
+  private static final byte[] OCCURRED_AT = ascii(",\"occurredAt\":");
+  private static final byte[] OPERATION_ID = ascii(",\"operationId\":");
+  private static final byte[] PAYLOAD = ascii(",\"payload\":");
+  private static final byte[] SEQUENCE = ascii(",\"sequence\":");
+  private static final byte[] TYPE = ascii(",\"type\":");
+  private static final byte[] FIRST_SEQUENCE = ascii("],\"firstSequence\":");
+  private static final byte[] FORCED_THROUGH = ascii(",\"forcedThrough\":");
+  private static final byte[] FORMAT_FIELD = ascii(",\"format\":");
+  private static final byte[] PATCH = ascii(",\"patch\":");
+  private static final byte[] REVISION = ascii(",\"revision\":");
+  private static final byte[] ROOT = ascii(",\"root\":");
+  private static final byte[] STATE = ascii(",\"state\":");
+  private static final byte[] STATE_VERSION = ascii(",\"stateVersion\":");
 
   /**
    * Reads a record from its JSON tree.

@@ -31,6 +31,12 @@ public final class CursorCodec {
   public static final int MAX_TOKEN_LENGTH = 256;
 
   private static final BaseEncoding BASE64 = BaseEncoding.base64Url().omitPadding();
+  /**
+   * The same alphabet and no padding as {@link #BASE64}, for encoding only: the JDK's encoder
+   * writes a token's bytes without Guava's per-character {@code Appendable} calls.
+   */
+  private static final java.util.Base64.Encoder ENCODER =
+      java.util.Base64.getUrlEncoder().withoutPadding();
   private static final Set<String> KEYS = Set.of("after", "offset", "root", "segment", "v");
 
   private CursorCodec() {}
@@ -44,7 +50,8 @@ public final class CursorCodec {
     // cursor, and a tree plus a generator cost more than the rest of the encoding.
     String json = "{\"after\":" + after + ",\"offset\":" + offset + ",\"root\":\""
         + rootDigest(root) + "\",\"segment\":" + segment + ",\"v\":" + VERSION + "}";
-    return Cursor.of(BASE64.encode(json.getBytes(StandardCharsets.US_ASCII)));
+    byte[] token = ENCODER.encode(json.getBytes(StandardCharsets.US_ASCII));
+    return Cursor.of(new String(token, StandardCharsets.US_ASCII));
   }
 
   /**

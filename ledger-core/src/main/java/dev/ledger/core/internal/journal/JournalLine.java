@@ -1,10 +1,9 @@
 package dev.ledger.core.internal.journal;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.internal.json.LedgerJson;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -62,28 +61,41 @@ public final class JournalLine {
    * @return the line
    */
   public static byte[] encodeSized(CommitRecord record, int changeBytesHint) {
-    // The record is generated once, straight into the line after a placeholder prefix; the
-    // checksum is then taken over the bytes in place and its digits written over the
-    // placeholder.
+    return encodeFramed(record, -1, changeBytesHint);
+  }
+
+  /**
+   * The line of {@code record}, format 3 with {@code forcedThrough} if that is 0 or more.
+   * The record is written once, straight into the line after a placeholder prefix
+   * ({@link CanonicalWriter}); the checksum is then taken over the bytes in place and its
+   * digits written over the placeholder.
+   */
+  private static byte[] encodeFramed(CommitRecord record, long forcedThrough,
+      int changeBytesHint) {
     long capacity = Math.max(512, record.events().size() * 512L)
         + Math.max(0, (long) changeBytesHint) + (changeBytesHint > 0 ? PREFIX + 256 : 0);
-    Line out = new Line((int) Math.min(capacity, 1 << 30));
-    out.write(HEAD, 0, HEAD.length);
-    out.write(HEX_PLACEHOLDER, 0, 8);
-    out.write(MIDDLE, 0, MIDDLE.length);
+    CanonicalWriter out = new CanonicalWriter((int) Math.min(capacity, 1 << 30));
+    out.raw(HEAD);
+    out.raw(HEX_PLACEHOLDER);
+    out.raw(MIDDLE);
     boolean written;
-    try (JsonGenerator json = LedgerJson.generator(out)) {
-      written = record.writeJson(json);
-    } catch (IOException e) {
+    try {
+      written = record.writeJson(out, forcedThrough);
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("record cannot be written as JSON: " + e.getMessage(),
           e);
     }
     if (!written) {
-      return frame(LedgerJson.canonical(record.toJson()));
+      ObjectNode json = record.toJson();
+      if (forcedThrough >= 0) {
+        json.put("format", CommitRecord.GROUPED_FORMAT);
+        json.put("forcedThrough", forcedThrough);
+      }
+      return frame(LedgerJson.canonical(json));
     }
-    out.write('}');
-    out.write('\n');
-    byte[] line = out.bytes();
+    out.raw('}');
+    out.raw('\n');
+    byte[] line = out.array();
     int bodyLength = out.size() - PREFIX - 2;
     writeHex((int) crc(line, PREFIX, bodyLength), line, HEAD.length);
     return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
@@ -111,10 +123,7 @@ public final class JournalLine {
     if (forcedThrough >= record.revision() - 1) {
       return encodeSized(record, changeBytesHint);
     }
-    ObjectNode json = record.toJson();
-    json.put("format", CommitRecord.GROUPED_FORMAT);
-    json.put("forcedThrough", Math.max(0, forcedThrough));
-    return frame(LedgerJson.canonical(json));
+    return encodeFramed(record, Math.max(0, forcedThrough), changeBytesHint);
   }
 
   /**
@@ -158,17 +167,6 @@ public final class JournalLine {
     for (int i = 7; i >= 0; i--) {
       into[offset + i] = HEX_DIGITS[value & 0xf];
       value >>>= 4;
-    }
-  }
-
-  /** A growable byte buffer whose array the encoder takes without a copy when it fits. */
-  private static final class Line extends ByteArrayOutputStream {
-    Line(int size) {
-      super(size);
-    }
-
-    byte[] bytes() {
-      return buf;
     }
   }
 

@@ -18,10 +18,22 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
 
 /**
  * The one JSON configuration of the library, so that the same value always gives the same
@@ -413,7 +425,90 @@ public final class LedgerJson {
     if (value instanceof JsonNode node) {
       return checkDepth(node).deepCopy();
     }
+    if ((mapper == MAPPER || mapper == VALUES) && (value instanceof Map || value instanceof List)) {
+      JsonNode plain = plainTree(value, 0);
+      if (plain != null) {
+        return checkDepth(plain);
+      }
+    }
     return checkDepth(mapper.valueToTree(value));
+  }
+
+  /**
+   * The tree {@code valueToTree} of {@link #mapper()} or {@link #values()} gives for a value
+   * made only of the JDK's maps with string keys and lists, strings, ints, longs, booleans and
+   * nulls (an event payload such as {@code Map.of("task", "t-1", "attempt", 3)}), built
+   * directly instead of through Jackson's token buffer and tree reader: the same node classes
+   * (an {@code Integer} an {@code IntNode}, a {@code Long} a {@code LongNode}) and the same
+   * member order (a sorted map's own, any other map's sorted by key, as
+   * {@code ORDER_MAP_ENTRIES_BY_KEYS} does). Null for any other value, anything nested deeper
+   * than {@link #MAX_NESTING_DEPTH}, or a null key: the mapper then maps it, and reports what
+   * it refuses.
+   */
+  private static JsonNode plainTree(Object value, int depth) {
+    if (value == null) {
+      return NullNode.getInstance();
+    } else if (value instanceof String text) {
+      return TextNode.valueOf(text);
+    } else if (value instanceof Integer number) {
+      return IntNode.valueOf(number);
+    } else if (value instanceof Long number) {
+      return LongNode.valueOf(number);
+    } else if (value instanceof Boolean flag) {
+      return BooleanNode.valueOf(flag);
+    } else if (depth >= MAX_NESTING_DEPTH
+        || !value.getClass().getName().startsWith("java.util.")) {
+      return null;
+    } else if (value instanceof Map<?, ?> map) {
+      ObjectNode node = JsonNodeFactory.instance.objectNode();
+      if (map instanceof SortedMap) {
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+          if (!(entry.getKey() instanceof String name) || !putPlain(node, name, entry.getValue(),
+              depth)) {
+            return null;
+          }
+        }
+        return node;
+      }
+      String[] names = new String[map.size()];
+      int i = 0;
+      for (Object key : map.keySet()) {
+        if (!(key instanceof String name) || i == names.length) {
+          return null;
+        }
+        names[i++] = name;
+      }
+      if (i != names.length) {
+        return null; // changed while read
+      }
+      Arrays.sort(names);
+      for (String name : names) {
+        if (!putPlain(node, name, map.get(name), depth)) {
+          return null;
+        }
+      }
+      return node;
+    } else if (value instanceof List<?> list) {
+      ArrayNode node = JsonNodeFactory.instance.arrayNode(list.size());
+      for (Object item : list) {
+        JsonNode child = plainTree(item, depth + 1);
+        if (child == null) {
+          return null;
+        }
+        node.add(child);
+      }
+      return node;
+    }
+    return null;
+  }
+
+  private static boolean putPlain(ObjectNode node, String name, Object value, int depth) {
+    JsonNode child = plainTree(value, depth + 1);
+    if (child == null) {
+      return false;
+    }
+    node.set(name, child);
+    return true;
   }
 
   /**

@@ -144,6 +144,21 @@ class JournalLineTest {
         assertThat(JournalLine.decode(line, line.length - 1)).as("%s case %s", seed, i)
             .isEqualTo(record);
       }
+      // Written ahead of a force (group commit): format 3 with forcedThrough, the same rule.
+      if (record.revision() >= 2) {
+        long forced = random.nextInt((int) record.revision() - 1) - (random.nextBoolean() ? 1 : 0);
+        var grouped = record.toJson();
+        grouped.put("format", CommitRecord.GROUPED_FORMAT);
+        grouped.put("forcedThrough", Math.max(0, forced));
+        byte[] groupedBody = dev.ledger.core.internal.json.LedgerJson.canonical(grouped);
+        java.util.zip.CRC32C groupedCrc = new java.util.zip.CRC32C();
+        groupedCrc.update(groupedBody);
+        assertThat(new String(JournalLine.encode(record, forced, random.nextInt(2000)),
+            StandardCharsets.UTF_8)).as("%s case %s forced %s", seed, i, forced)
+            .isEqualTo("{\"crc32c\":\"" + java.util.HexFormat.of().toHexDigits(
+                (int) groupedCrc.getValue()) + "\",\"commit\":"
+                + new String(groupedBody, StandardCharsets.UTF_8) + "}\n");
+      }
     }
   }
 

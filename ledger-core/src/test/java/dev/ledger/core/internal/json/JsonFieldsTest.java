@@ -37,6 +37,32 @@ class JsonFieldsTest {
   }
 
   @Test
+  void instantTextIsInstantToString(TestSeed seed) {
+    Random random = seed.random();
+    long min = Instant.MIN.getEpochSecond();
+    long max = Instant.MAX.getEpochSecond();
+    for (int i = 0; i < 100_000; i++) {
+      // Whole range, around the epoch and the years 0 and 10000, and runs within one second.
+      long second = switch (i % 5) {
+        case 0 -> min + (long) (random.nextDouble() * (max - min));
+        case 1 -> random.nextInt(2_000_000) - 1_000_000;
+        case 2 -> -62_167_219_200L + random.nextInt(2_000_000) - 1_000_000;
+        case 3 -> 253_402_300_800L + random.nextInt(2_000_000) - 1_000_000;
+        default -> 1_764_586_000L + i / 50;
+      };
+      int nanos = switch (random.nextInt(4)) {
+        case 0 -> 0;
+        case 1 -> random.nextInt(1000) * 1_000_000;
+        case 2 -> random.nextInt(1_000_000) * 1000;
+        default -> random.nextInt(1_000_000_000);
+      };
+      Instant instant = Instant.ofEpochSecond(second, nanos);
+      assertThat(JsonFields.instantText(instant)).as("%s (%s)", instant, seed)
+          .isEqualTo(instant.toString());
+    }
+  }
+
+  @Test
   void shapesTheFastPathDoesNotTakeGoToInstantParse() {
     for (String text : List.of("2024-02-29T12:00:00.5Z", "2024-12-31T23:59:59.12345678Z",
         "2000-01-01T00:00:00.000000001Z")) {
