@@ -29,6 +29,31 @@ final class Json {
     }
   }
 
+  /**
+   * Compact JSON text of a key array, as {@link #text} writes it: put together here when every
+   * value is written as it is (printable ASCII text without quote or backslash, int and long
+   * numbers, booleans), else written by the shared writer.
+   */
+  static String keyText(ArrayNode values) {
+    StringBuilder text = new StringBuilder(16 * values.size() + 2).append('[');
+    for (int i = 0; i < values.size(); i++) {
+      JsonNode value = values.get(i);
+      if (i > 0) {
+        text.append(',');
+      }
+      if (value.isTextual() && plainTextBytes(value.textValue()) >= 0) {
+        text.append('"').append(value.textValue()).append('"');
+      } else if (value.isInt() || value.isLong() || value.isShort()) {
+        text.append(value.longValue());
+      } else if (value.isBoolean()) {
+        text.append(value.booleanValue());
+      } else {
+        return text(values);
+      }
+    }
+    return text.append(']').toString();
+  }
+
   /** Parses JSON text this class wrote. */
   static JsonNode parse(String text) {
     try {
@@ -39,10 +64,56 @@ final class Json {
   }
 
   /**
-   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes {@link #text} would give,
-   * counted as they are written, without keeping them.
+   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes the shared writer writes
+   * for it. Counted from the tree where the written form is plain (objects, arrays, printable
+   * ASCII text without quote or backslash, int and long numbers, booleans, nulls: their bytes
+   * follow from their characters), and by writing the node otherwise (escapes, other
+   * characters, other numbers, binary), so the sum is exactly what the writer writes.
    */
   static int bytes(JsonNode node) {
+    return Math.toIntExact(countedBytes(node));
+  }
+
+  private static long countedBytes(JsonNode node) {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        long total = 2 + Math.max(0, node.size() - 1);
+        for (Map.Entry<String, JsonNode> member : node.properties()) {
+          long name = plainTextBytes(member.getKey());
+          total += (name < 0 ? writtenBytes(NODES.textNode(member.getKey())) : name) + 1
+              + countedBytes(member.getValue());
+        }
+        return total;
+      }
+      case ARRAY -> {
+        long total = 2 + Math.max(0, node.size() - 1);
+        for (JsonNode element : node) {
+          total += countedBytes(element);
+        }
+        return total;
+      }
+      case STRING -> {
+        long text = plainTextBytes(node.textValue());
+        return text < 0 ? writtenBytes(node) : text;
+      }
+      case BOOLEAN -> {
+        return node.booleanValue() ? 4 : 5;
+      }
+      case NULL -> {
+        return 4;
+      }
+      case NUMBER -> {
+        return node.isInt() || node.isLong() || node.isShort() ? digits(node.longValue())
+            : writtenBytes(node);
+      }
+      default -> {
+        return writtenBytes(node);
+      }
+    }
+  }
+
+  /** Size of {@code node} as the shared writer writes it, counted as it is written. */
+  private static int writtenBytes(JsonNode node) {
     ByteCounter counter = new ByteCounter();
     try {
       WRITER.writeValue(counter, node);
@@ -430,17 +501,9 @@ final class Json {
   private static long memberBytes(String name, JsonNode value) {
     long quoted = plainTextBytes(name);
     if (quoted < 0) {
-      quoted = bytes(NODES.textNode(name));
+      quoted = writtenBytes(NODES.textNode(name));
     }
-    long written = -1;
-    if (value.isTextual()) {
-      written = plainTextBytes(value.textValue());
-    } else if (value.isBoolean()) {
-      written = value.booleanValue() ? 4 : 5;
-    } else if (value.isInt() || value.isLong() || value.isShort()) {
-      written = digits(value.longValue());
-    }
-    return quoted + 1 + (written < 0 ? bytes(value) : written);
+    return quoted + 1 + countedBytes(value);
   }
 
   /**
