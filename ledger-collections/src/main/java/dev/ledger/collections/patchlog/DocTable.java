@@ -155,8 +155,14 @@ final class DocTable {
     byKey.put(doc.key, doc);
     byOrdinal.put(doc.ordinal, doc);
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      String before = Json.indexKey(old.tree.get(index.getKey()));
-      String after = Json.indexKey(doc.tree.get(index.getKey()));
+      JsonNode was = old.tree.get(index.getKey());
+      JsonNode is = doc.tree.get(index.getKey());
+      if (was == is || (was != null && was.equals(is))) {
+        // Equal values have the same index key (a partial update shares the node).
+        continue;
+      }
+      String before = Json.indexKey(was);
+      String after = Json.indexKey(is);
       if (!before.equals(after)) {
         Set<String> keys = index.getValue().get(before);
         if (keys != null) {
