@@ -113,6 +113,13 @@ final class TxContext implements Transaction {
     return collection;
   }
 
+  /** The handle of queue {@code name} this transaction wrote through. */
+  TxQueue<?> writtenQueue(String name) {
+    TxQueue<?> queue = queues.get(name);
+    Preconditions.checkState(queue != null, "queue '%s' was not written", name);
+    return queue;
+  }
+
   void checkOpen() {
     Preconditions.checkState(open, "the transaction or view of partition '%s' is over: "
         + "use its handles only inside the callback", partition);
