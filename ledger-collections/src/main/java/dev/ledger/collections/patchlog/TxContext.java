@@ -179,6 +179,14 @@ final class TxContext implements Transaction {
   JsonNode toTree(String name, String what, Object value) {
     if (engine.libraryMapper) {
       JsonNode copied = Json.plainTree(value);
+      if (copied == null) {
+        try {
+          copied = Json.canonicalTree(engine.mapper, engine.treeWriter, value);
+        } catch (IllegalArgumentException e) {
+          throw new InvalidValueException(partition, name, what + " cannot be mapped to JSON: "
+              + e.getMessage());
+        }
+      }
       if (copied != null) {
         if (copied.isNull()) {
           throw new InvalidValueException(partition, name, what + " maps to null");
