@@ -8,8 +8,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link Json#bytes} counts the bytes it writes instead of keeping them: the count must be
@@ -18,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * escapes, so not the UTF-8 length of the text), and documents larger than the generator's
  * buffer (which it flushes in several writes).
  */
+@ExtendWith(SeedExtension.class)
 class JsonBytesTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -62,9 +66,8 @@ class JsonBytesTest {
   }
 
   @Test
-  void randomTreesAreCountedAsTheMapperWritesThem() throws Exception {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void randomTreesAreCountedAsTheMapperWritesThem(TestSeed seed) throws Exception {
+    Random random = seed.random();
     for (int i = 0; i < 2_000; i++) {
       JsonNode tree = randomValue(random, 0);
       assertThat(Json.bytes(tree)).as("seed %s, tree %s", seed, tree)
@@ -73,9 +76,8 @@ class JsonBytesTest {
   }
 
   @Test
-  void keyTextIsTheMappersText() throws Exception {
-    long seed = System.nanoTime();
-    Random random = new Random(seed);
+  void keyTextIsTheMappersText(TestSeed seed) throws Exception {
+    Random random = seed.random();
     for (int i = 0; i < 2_000; i++) {
       ArrayNode key = Json.NODES.arrayNode();
       int n = 1 + random.nextInt(3);
