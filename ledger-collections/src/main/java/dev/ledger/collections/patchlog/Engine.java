@@ -2,6 +2,7 @@ package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -84,6 +85,18 @@ final class Engine {
     this.paths = new FieldPaths(mapper);
     this.libraryMapper = ledgers.options().mapper() == LedgerOptions.defaults().mapper();
     this.treeWriter = mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
+  }
+
+  /**
+   * The mapper's reader of each document type: {@code treeToValue} constructs the type and
+   * looks its deserializer up on every call; a reader holds both.
+   */
+  private final ConcurrentHashMap<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
+
+  /** The mapper's reader of {@code type} (see {@code TxContext#fromTree}). */
+  ObjectReader readerFor(Class<?> type) {
+    ObjectReader reader = readers.get(type);
+    return reader != null ? reader : readers.computeIfAbsent(type, mapper::readerFor);
   }
 
   /** Per partition, the newest view revision at which a backend declined a query. */

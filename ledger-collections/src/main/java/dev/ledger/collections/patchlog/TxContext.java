@@ -1,6 +1,5 @@
 package dev.ledger.collections.patchlog;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
@@ -10,6 +9,7 @@ import dev.ledger.collections.Transaction;
 import dev.ledger.collections.UnknownCollectionException;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.LimitExceededException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -231,8 +231,8 @@ final class TxContext implements Transaction {
       return type.cast(tree.deepCopy());
     }
     try {
-      return engine.mapper.treeToValue(tree, type);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return engine.readerFor(type).readValue(tree);
+    } catch (IOException | IllegalArgumentException e) {
       throw new InvalidValueException(partition, name, "a stored value does not map to "
           + type.getName() + ": " + e.getMessage());
     }
