@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -155,8 +156,14 @@ final class DocTable {
     byKey.put(doc.key, doc);
     byOrdinal.put(doc.ordinal, doc);
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      String before = Json.indexKey(old.tree.get(index.getKey()));
-      String after = Json.indexKey(doc.tree.get(index.getKey()));
+      JsonNode was = old.tree.get(index.getKey());
+      JsonNode is = doc.tree.get(index.getKey());
+      if (was == is || (was != null && was.equals(is))) {
+        // Equal values have the same index key (a partial update shares the node).
+        continue;
+      }
+      String before = Json.indexKey(was);
+      String after = Json.indexKey(is);
       if (!before.equals(after)) {
         Set<String> keys = index.getValue().get(before);
         if (keys != null) {
@@ -253,50 +260,51 @@ final class DocTable {
     // every member up again. The bytes are the same either way.
     ObjectNode node = Json.NODES.objectNode();
     ObjectNode docs = node.putObject("docs");
-    for (String key : sortedKeys()) {
+    String[] keys = sortedKeys();
+    int kept = 0;
+    for (String key : keys) {
       Doc doc = byKey.get(key);
-      ObjectNode entry = docs.putObject(key);
+      if (doc == null) {
+        continue; // removed since it was put
+      }
+      keys[kept++] = key;
+      // Two members: a map sized for them, not the default sixteen slots.
+      ObjectNode entry = new ObjectNode(Json.NODES, new LinkedHashMap<>(4));
       entry.set("d", doc.tree);
       entry.set("o", Json.number(doc.ordinal));
+      docs.set(key, entry);
     }
+    keyOrder = kept == keys.length ? keys : Arrays.copyOf(keys, kept);
     node.set("next", Json.number(next));
     return node;
   }
 
   /**
-   * The keys in sorted order. The order is kept from one call to the next with the keys put
-   * since, so that a call sorts only those and merges them in (the sort finds the sorted run
-   * of the kept keys): linear in the table, not {@code n log n}, when few keys are new.
+   * The keys in sorted order, some perhaps removed since they were put (the caller skips
+   * those and keeps the rest as {@link #keyOrder}). The order is kept from one call to the
+   * next with the keys put since, so that a call sorts only those and merges them in (the sort
+   * finds the sorted run of the kept keys): linear in the table, not {@code n log n}, when few
+   * keys are new.
    */
   private String[] sortedKeys() {
     String[] keys;
-    int n = 0;
     if (keyOrder == null) {
       keys = byKey.keySet().toArray(new String[0]);
-      n = keys.length;
     } else {
-      keys = new String[keyOrder.length + addedKeys.size()];
-      for (String key : keyOrder) {
-        if (byKey.containsKey(key)) {
-          keys[n++] = key;
-        }
-      }
-      for (String key : addedKeys) {
-        if (byKey.containsKey(key)) {
-          keys[n++] = key;
-        }
+      keys = Arrays.copyOf(keyOrder, keyOrder.length + addedKeys.size());
+      for (int i = 0; i < addedKeys.size(); i++) {
+        keys[keyOrder.length + i] = addedKeys.get(i);
       }
     }
-    Arrays.sort(keys, 0, n);
+    Arrays.sort(keys);
     // A key removed and put again since the last call is there twice.
     int unique = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < keys.length; i++) {
       if (unique == 0 || !keys[unique - 1].equals(keys[i])) {
         keys[unique++] = keys[i];
       }
     }
-    keyOrder = unique == keys.length ? keys : Arrays.copyOf(keys, unique);
     addedKeys.clear();
-    return keyOrder;
+    return unique == keys.length ? keys : Arrays.copyOf(keys, unique);
   }
 }

@@ -2,6 +2,9 @@ package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
 import com.google.common.hash.Hashing;
@@ -51,9 +54,13 @@ final class Engine {
    * Whether the mapper is the library's own (no customizer): then a value that is already a
    * JSON tree, a string or a boolean maps to the tree data binding would give, and
    * {@link TxContext#toTree} copies it instead of running it through Jackson's serializer and
-   * parser. A customized mapper may map any of them otherwise, so every value goes through it.
+   * parser; any other value's tree is built from the serializer's tokens
+   * ({@link Json#canonicalTree}). A customized mapper may map any of them otherwise, or read
+   * trees otherwise, so every value goes through {@code valueToTree}.
    */
   final boolean libraryMapper;
+  /** The mapper's serialization as {@code valueToTree} runs it ({@link Json#canonicalTree}). */
+  final ObjectWriter treeWriter;
   private final LedgerStore ledgers;
   private final PatchLogSource logs;
   private final ConcurrentHashMap<String, Partition> partitions = new ConcurrentHashMap<>();
@@ -77,6 +84,19 @@ final class Engine {
     this.meters = CollectionMeters.of(options.meterRegistry());
     this.paths = new FieldPaths(mapper);
     this.libraryMapper = ledgers.options().mapper() == LedgerOptions.defaults().mapper();
+    this.treeWriter = mapper.writer().without(SerializationFeature.WRAP_ROOT_VALUE);
+  }
+
+  /**
+   * The mapper's reader of each document type: {@code treeToValue} constructs the type and
+   * looks its deserializer up on every call; a reader holds both.
+   */
+  private final ConcurrentHashMap<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
+
+  /** The mapper's reader of {@code type} (see {@code TxContext#fromTree}). */
+  ObjectReader readerFor(Class<?> type) {
+    ObjectReader reader = readers.get(type);
+    return reader != null ? reader : readers.computeIfAbsent(type, mapper::readerFor);
   }
 
   /** Per partition, the newest view revision at which a backend declined a query. */

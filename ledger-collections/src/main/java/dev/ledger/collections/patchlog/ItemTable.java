@@ -33,6 +33,13 @@ final class ItemTable {
     unmeasured.add(item);
   }
 
+  /** Puts a measured item (a transaction's own, see {@code TxQueue#install}). */
+  void put(Item item) {
+    remove(item.seq());
+    items.put(item.seq(), item);
+    bytes += item.bytes();
+  }
+
   void remove(long seq) {
     Item item = items.remove(seq);
     if (item != null && item.bytes() != DocTable.UNMEASURED) {

@@ -1,11 +1,15 @@
 package dev.ledger.collections.patchlog;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -29,6 +33,31 @@ final class Json {
     }
   }
 
+  /**
+   * Compact JSON text of a key array, as {@link #text} writes it: put together here when every
+   * value is written as it is (printable ASCII text without quote or backslash, int and long
+   * numbers, booleans), else written by the shared writer.
+   */
+  static String keyText(ArrayNode values) {
+    StringBuilder text = new StringBuilder(16 * values.size() + 2).append('[');
+    for (int i = 0; i < values.size(); i++) {
+      JsonNode value = values.get(i);
+      if (i > 0) {
+        text.append(',');
+      }
+      if (value.isTextual() && plainTextBytes(value.textValue()) >= 0) {
+        text.append('"').append(value.textValue()).append('"');
+      } else if (value.isInt() || value.isLong() || value.isShort()) {
+        text.append(value.longValue());
+      } else if (value.isBoolean()) {
+        text.append(value.booleanValue());
+      } else {
+        return text(values);
+      }
+    }
+    return text.append(']').toString();
+  }
+
   /** Parses JSON text this class wrote. */
   static JsonNode parse(String text) {
     try {
@@ -39,10 +68,56 @@ final class Json {
   }
 
   /**
-   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes {@link #text} would give,
-   * counted as they are written, without keeping them.
+   * Size of {@code node} as compact JSON, in bytes: the UTF-8 bytes the shared writer writes
+   * for it. Counted from the tree where the written form is plain (objects, arrays, printable
+   * ASCII text without quote or backslash, int and long numbers, booleans, nulls: their bytes
+   * follow from their characters), and by writing the node otherwise (escapes, other
+   * characters, other numbers, binary), so the sum is exactly what the writer writes.
    */
   static int bytes(JsonNode node) {
+    return Math.toIntExact(countedBytes(node));
+  }
+
+  private static long countedBytes(JsonNode node) {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        long total = 2 + Math.max(0, node.size() - 1);
+        for (Map.Entry<String, JsonNode> member : node.properties()) {
+          long name = plainTextBytes(member.getKey());
+          total += (name < 0 ? writtenBytes(NODES.textNode(member.getKey())) : name) + 1
+              + countedBytes(member.getValue());
+        }
+        return total;
+      }
+      case ARRAY -> {
+        long total = 2 + Math.max(0, node.size() - 1);
+        for (JsonNode element : node) {
+          total += countedBytes(element);
+        }
+        return total;
+      }
+      case STRING -> {
+        long text = plainTextBytes(node.textValue());
+        return text < 0 ? writtenBytes(node) : text;
+      }
+      case BOOLEAN -> {
+        return node.booleanValue() ? 4 : 5;
+      }
+      case NULL -> {
+        return 4;
+      }
+      case NUMBER -> {
+        return node.isInt() || node.isLong() || node.isShort() ? digits(node.longValue())
+            : writtenBytes(node);
+      }
+      default -> {
+        return writtenBytes(node);
+      }
+    }
+  }
+
+  /** Size of {@code node} as the shared writer writes it, counted as it is written. */
+  private static int writtenBytes(JsonNode node) {
     ByteCounter counter = new ByteCounter();
     try {
       WRITER.writeValue(counter, node);
@@ -214,6 +289,105 @@ final class Json {
       return plain(node, 0) ? withoutNulls(node) : null;
     }
     return null;
+  }
+
+  /**
+   * What {@link #withoutNulls} makes of {@code mapper.valueToTree(value)}, built straight from
+   * the tokens the mapper's serializer writes for {@code value} ({@code writer} is the
+   * mapper's writer without {@code WRAP_ROOT_VALUE}, the serialization {@code valueToTree}
+   * runs), without first building the tree and then copying it: null members are left out,
+   * members put in canonical order, numbers made canonical ({@link #canonicalNumber}), as the
+   * tree data binding reads from those tokens would give after the copy. For a mapper that
+   * reads trees as the library's does (duplicate members: the last one wins). Null when the
+   * tokens hold something else than plain JSON (an embedded object), nothing, or containers
+   * nested deeper than {@link #PLAIN_DEPTH}, or for a null value: the caller maps those
+   * through {@code valueToTree} itself.
+   *
+   * @throws IllegalArgumentException if the value cannot be serialized, with Jackson's
+   *     message, as {@code valueToTree} throws it
+   */
+  static JsonNode canonicalTree(ObjectMapper mapper, ObjectWriter writer, Object value) {
+    if (value == null) {
+      return null;
+    }
+    TokenBuffer tokens = new TokenBuffer(mapper, false);
+    try {
+      writer.writeValue(tokens, value);
+      try (JsonParser parser = tokens.asParser()) {
+        return parser.nextToken() == null ? null : canonicalValue(parser, 0);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** The value at the parser's current token, canonical (see {@link #canonicalTree}). */
+  private static JsonNode canonicalValue(JsonParser parser, int depth) throws IOException {
+    switch (parser.currentToken()) {
+      case START_OBJECT -> {
+        if (depth >= PLAIN_DEPTH) {
+          return null;
+        }
+        ObjectNode object = NODES.objectNode();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          if (parser.nextToken() == JsonToken.VALUE_NULL) {
+            object.remove(name);
+            continue;
+          }
+          JsonNode member = canonicalValue(parser, depth + 1);
+          if (member == null) {
+            return null;
+          }
+          object.set(name, member);
+        }
+        return inCanonicalOrder(object);
+      }
+      case START_ARRAY -> {
+        if (depth >= PLAIN_DEPTH) {
+          return null;
+        }
+        ArrayNode array = NODES.arrayNode();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          JsonNode element = parser.currentToken() == JsonToken.VALUE_NULL ? NODES.nullNode()
+              : canonicalValue(parser, depth + 1);
+          if (element == null) {
+            return null;
+          }
+          array.add(element);
+        }
+        return array;
+      }
+      case VALUE_STRING -> {
+        return NODES.textNode(parser.getText());
+      }
+      case VALUE_NUMBER_INT -> {
+        return switch (parser.getNumberType()) {
+          case INT -> NODES.numberNode(parser.getIntValue());
+          case LONG -> number(parser.getLongValue());
+          default -> {
+            java.math.BigInteger big = parser.getBigIntegerValue();
+            yield big.bitLength() < 64 ? number(big.longValue()) : NODES.numberNode(big);
+          }
+        };
+      }
+      case VALUE_NUMBER_FLOAT -> {
+        // The tree's double, float or decimal node becomes a double node (canonicalNumber).
+        return NODES.numberNode(parser.getDoubleValue());
+      }
+      case VALUE_TRUE -> {
+        return NODES.booleanNode(true);
+      }
+      case VALUE_FALSE -> {
+        return NODES.booleanNode(false);
+      }
+      case VALUE_NULL -> {
+        return NODES.nullNode();
+      }
+      default -> {
+        return null;
+      }
+    }
   }
 
   /** How deep a tree {@link #plainTree} copies; deeper ones go through the mapper. */
@@ -430,17 +604,9 @@ final class Json {
   private static long memberBytes(String name, JsonNode value) {
     long quoted = plainTextBytes(name);
     if (quoted < 0) {
-      quoted = bytes(NODES.textNode(name));
+      quoted = writtenBytes(NODES.textNode(name));
     }
-    long written = -1;
-    if (value.isTextual()) {
-      written = plainTextBytes(value.textValue());
-    } else if (value.isBoolean()) {
-      written = value.booleanValue() ? 4 : 5;
-    } else if (value.isInt() || value.isLong() || value.isShort()) {
-      written = digits(value.longValue());
-    }
-    return quoted + 1 + (written < 0 ? bytes(value) : written);
+    return quoted + 1 + countedBytes(value);
   }
 
   /**

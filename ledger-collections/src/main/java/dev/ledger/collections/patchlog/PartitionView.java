@@ -86,12 +86,19 @@ final class PartitionView {
 
   /**
    * Applies this store's own commit: {@code patch}, which {@code tx} wrote against this view.
-   * The view ends as {@link #applyPatch} would leave it, but the collections' documents are
-   * installed as the transaction holds them (already canonical, without nulls, and measured),
-   * not merged again from the patch and measured a second time.
+   * The view ends as {@link #applyPatch} would leave it, but the collections' documents and
+   * the queues' items are installed as the transaction holds them (already canonical, without
+   * nulls, and measured), not merged again from the patch and measured a second time.
    */
   void applyOwn(TxContext tx, JsonNode patch, long newRevision) {
     for (Map.Entry<String, JsonNode> section : patch.properties()) {
+      if (section.getKey().equals("q")) {
+        for (Map.Entry<String, JsonNode> entry : section.getValue().properties()) {
+          tx.writtenQueue(entry.getKey()).install(
+              queues.computeIfAbsent(entry.getKey(), n -> new ItemTable()));
+        }
+        continue;
+      }
       if (!section.getKey().equals("c")) {
         ObjectNode one = Json.NODES.objectNode();
         one.set(section.getKey(), section.getValue());

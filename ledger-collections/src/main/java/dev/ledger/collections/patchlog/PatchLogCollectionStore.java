@@ -95,14 +95,7 @@ public final class PatchLogCollectionStore implements CollectionStore {
     Preconditions.checkNotNull(store, "store");
     Preconditions.checkNotNull(schema, "schema");
     Preconditions.checkNotNull(options, "options");
-    JsonMapper.Builder builder = JsonMapper.builder()
-        .addModule(new JavaTimeModule())
-        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-    store.options().mapper().accept(builder);
-    ObjectMapper mapper = builder.build();
+    ObjectMapper mapper = documentMapper(store.options().mapper());
     java.util.Map<String, java.util.List<String>> indexes = new java.util.TreeMap<>();
     schema.collections().forEach((name, spec) -> {
       if (!spec.indexes().isEmpty()) {
@@ -170,5 +163,18 @@ public final class PatchLogCollectionStore implements CollectionStore {
     }
     meters.transaction("read", CollectionMeters.OK, start);
     return result;
+  }
+
+  /** The mapper of documents: the library's settings, then {@code customizer}. */
+  static ObjectMapper documentMapper(
+      java.util.function.Consumer<? super JsonMapper.Builder> customizer) {
+    JsonMapper.Builder builder = JsonMapper.builder()
+        .addModule(new JavaTimeModule())
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    customizer.accept(builder);
+    return builder.build();
   }
 }

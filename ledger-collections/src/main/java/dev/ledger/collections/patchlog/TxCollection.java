@@ -39,6 +39,15 @@ final class TxCollection<T> implements Collection<T> {
    * text: the change-feed payloads name the key as JSON, and need not parse it back.
    */
   private final Map<String, ArrayNode> keyNodes = new HashMap<>();
+  /**
+   * The merge patches this transaction's replacements computed from the view's document to
+   * theirs (for the change feed), by key: {@link #patch} reuses one when the overlay still
+   * holds that replacement of that view document.
+   */
+  private final Map<String, Diff> viewDiffs = new HashMap<>();
+
+  /** The merge patch from a view document to the document that replaced it. */
+  private record Diff(DocTable.Doc before, DocTable.Doc after, ObjectNode patch) {}
 
   TxCollection(TxContext tx, Schema.CollectionSpec<T> spec, DocTable table) {
     this.tx = tx;
@@ -74,7 +83,7 @@ final class TxCollection<T> implements Collection<T> {
     for (String field : spec.primaryKey()) {
       values.add(scalar(field, tree.get(field)));
     }
-    String key = Json.text(values);
+    String key = Json.keyText(values);
     keyNodes.put(key, values);
     return key;
   }
@@ -103,7 +112,7 @@ final class TxCollection<T> implements Collection<T> {
       values.add(scalar(spec.primaryKey().get(i), tx.toTree(spec.name(), "key value",
           key.values().get(i))));
     }
-    return Json.text(values);
+    return Json.keyText(values);
   }
 
   private ObjectNode document(T item) {
@@ -178,6 +187,7 @@ final class TxCollection<T> implements Collection<T> {
   private final class Staged {
     final Map<String, DocTable.Doc> docs = new LinkedHashMap<>();
     final List<Runnable> events = new ArrayList<>();
+    final Map<String, Diff> diffs = new HashMap<>();
     long nextOrdinal = next;
 
     DocTable.Doc current(String key) {
@@ -191,13 +201,18 @@ final class TxCollection<T> implements Collection<T> {
     }
 
     void replace(DocTable.Doc before, ObjectNode tree, int bytes) {
-      docs.put(before.key, new DocTable.Doc(before.key, before.ordinal, tree, bytes));
+      DocTable.Doc after = new DocTable.Doc(before.key, before.ordinal, tree, bytes);
+      docs.put(before.key, after);
       ObjectNode patch = Json.diff(before.tree, tree);
+      if (table != null && table.get(before.key) == before) {
+        diffs.put(before.key, new Diff(before, after, patch));
+      }
       events.add(() -> tx.event("collection.update", payload(before.key).set("patch", patch)));
     }
 
     void publish() {
       overlay.putAll(docs);
+      viewDiffs.putAll(diffs);
       next = nextOrdinal;
       events.forEach(Runnable::run);
     }
@@ -363,7 +378,9 @@ final class TxCollection<T> implements Collection<T> {
         entry.set("o", Json.number(after.ordinal));
         entry.set("d", Json.diff(before.tree, after.tree));
       } else {
-        ObjectNode diff = Json.diff(before.tree, after.tree);
+        Diff known = viewDiffs.get(write.getKey());
+        ObjectNode diff = known != null && known.before() == before && known.after() == after
+            ? known.patch() : Json.diff(before.tree, after.tree);
         if (!diff.isEmpty()) {
           docs.putObject(write.getKey()).set("d", diff);
         }

@@ -1,6 +1,5 @@
 package dev.ledger.collections.patchlog;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.base.Preconditions;
@@ -10,6 +9,7 @@ import dev.ledger.collections.Transaction;
 import dev.ledger.collections.UnknownCollectionException;
 import dev.ledger.core.EventDraft;
 import dev.ledger.core.LimitExceededException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,6 +113,13 @@ final class TxContext implements Transaction {
     return collection;
   }
 
+  /** The handle of queue {@code name} this transaction wrote through. */
+  TxQueue<?> writtenQueue(String name) {
+    TxQueue<?> queue = queues.get(name);
+    Preconditions.checkState(queue != null, "queue '%s' was not written", name);
+    return queue;
+  }
+
   void checkOpen() {
     Preconditions.checkState(open, "the transaction or view of partition '%s' is over: "
         + "use its handles only inside the callback", partition);
@@ -172,6 +179,14 @@ final class TxContext implements Transaction {
   JsonNode toTree(String name, String what, Object value) {
     if (engine.libraryMapper) {
       JsonNode copied = Json.plainTree(value);
+      if (copied == null) {
+        try {
+          copied = Json.canonicalTree(engine.mapper, engine.treeWriter, value);
+        } catch (IllegalArgumentException e) {
+          throw new InvalidValueException(partition, name, what + " cannot be mapped to JSON: "
+              + e.getMessage());
+        }
+      }
       if (copied != null) {
         if (copied.isNull()) {
           throw new InvalidValueException(partition, name, what + " maps to null");
@@ -216,8 +231,8 @@ final class TxContext implements Transaction {
       return type.cast(tree.deepCopy());
     }
     try {
-      return engine.mapper.treeToValue(tree, type);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return engine.readerFor(type).readValue(tree);
+    } catch (IOException | IllegalArgumentException e) {
       throw new InvalidValueException(partition, name, "a stored value does not map to "
           + type.getName() + ": " + e.getMessage());
     }

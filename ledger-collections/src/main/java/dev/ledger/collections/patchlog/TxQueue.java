@@ -145,6 +145,22 @@ final class TxQueue<T> implements Queue<T> {
     });
   }
 
+  /**
+   * Applies this queue's writes, as committed, to the view's {@code queue}: what
+   * {@link PartitionView#applyPatch} makes of {@link #patch}, with the items this transaction
+   * enqueued installed as it holds them (measured; the patch holds the same trees, which
+   * the view never changes in place).
+   */
+  void install(ItemTable queue) {
+    for (long seq : taken) {
+      queue.remove(seq);
+    }
+    for (ItemTable.Item item : added.subList(addedTaken, added.size())) {
+      queue.put(item);
+    }
+    queue.next = next;
+  }
+
   /** This queue's part of the transaction's patch, or empty when it wrote nothing. */
   Optional<ObjectNode> patch() {
     if (taken.isEmpty() && added.size() == addedTaken && next == (table == null ? 0

@@ -7,7 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link Json#bytes} counts the bytes it writes instead of keeping them: the count must be
@@ -16,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * escapes, so not the UTF-8 length of the text), and documents larger than the generator's
  * buffer (which it flushes in several writes).
  */
+@ExtendWith(SeedExtension.class)
 class JsonBytesTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -57,5 +63,78 @@ class JsonBytesTest {
 
     assertThat(Json.bytes(doc)).isGreaterThan(64 * 1024);
     assertCounted(doc);
+  }
+
+  @Test
+  void randomTreesAreCountedAsTheMapperWritesThem(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    for (int i = 0; i < 2_000; i++) {
+      JsonNode tree = randomValue(random, 0);
+      assertThat(Json.bytes(tree)).as("seed %s, tree %s", seed, tree)
+          .isEqualTo(MAPPER.writeValueAsBytes(tree).length);
+    }
+  }
+
+  @Test
+  void keyTextIsTheMappersText(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    for (int i = 0; i < 2_000; i++) {
+      ArrayNode key = Json.NODES.arrayNode();
+      int n = 1 + random.nextInt(3);
+      for (int k = 0; k < n; k++) {
+        key.add(randomScalar(random));
+      }
+      assertThat(Json.keyText(key)).as("seed %s, key %s", seed, key)
+          .isEqualTo(MAPPER.writeValueAsString(key));
+    }
+  }
+
+  private static JsonNode randomValue(Random random, int depth) {
+    int kind = random.nextInt(depth < 4 ? 9 : 7);
+    if (kind == 7) {
+      ObjectNode object = Json.NODES.objectNode();
+      for (int i = random.nextInt(5); i > 0; i--) {
+        object.set(randomText(random), randomValue(random, depth + 1));
+      }
+      return object;
+    }
+    if (kind == 8) {
+      ArrayNode array = Json.NODES.arrayNode();
+      for (int i = random.nextInt(5); i > 0; i--) {
+        array.add(randomValue(random, depth + 1));
+      }
+      return array;
+    }
+    return kind == 6 ? Json.NODES.nullNode() : randomScalar(random);
+  }
+
+  private static JsonNode randomScalar(Random random) {
+    return switch (random.nextInt(8)) {
+      case 0 -> Json.NODES.numberNode(random.nextInt());
+      case 1 -> Json.NODES.numberNode(random.nextLong());
+      case 2 -> Json.NODES.numberNode((short) random.nextInt());
+      case 3 -> Json.NODES.numberNode(random.nextDouble() * 1e6);
+      case 4 -> Json.NODES.numberNode(new BigInteger(80, random));
+      case 5 -> Json.NODES.booleanNode(random.nextBoolean());
+      case 6 -> Json.NODES.numberNode(Long.MIN_VALUE);
+      default -> Json.NODES.textNode(randomText(random));
+    };
+  }
+
+  /** Mostly printable ASCII, sometimes quotes, backslashes, controls and other characters. */
+  private static String randomText(Random random) {
+    String pool = "abc XYZ09-_./:{}[]\"\\\u0000\n\t\u001f\u007f\u00e9\u65e5";
+    StringBuilder text = new StringBuilder();
+    for (int i = random.nextInt(12); i > 0; i--) {
+      int pick = random.nextInt(8);
+      if (pick == 0) {
+        text.append("\ud83d\ude80");
+      } else if (pick == 1) {
+        text.append(pool.charAt(random.nextInt(pool.length())));
+      } else {
+        text.append((char) (' ' + random.nextInt(95)));
+      }
+    }
+    return text.toString();
   }
 }

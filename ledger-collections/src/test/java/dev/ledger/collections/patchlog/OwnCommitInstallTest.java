@@ -35,6 +35,7 @@ class OwnCommitInstallTest {
 
   private static final Schema SCHEMA = Schema.builder()
       .collection("docs", Doc.class, List.of("id"), List.of("status"))
+      .queue("work", Doc.class)
       .build();
 
   private static JsonNode journal(InMemoryLedgerStore store) {
@@ -89,5 +90,46 @@ class OwnCommitInstallTest {
     assertThat(folded).isEqualTo(seen);
     Optional<Doc> a = mine.read("p", v -> v.collection("docs", Doc.class).get(Key.of("a")));
     assertThat(a).contains(new Doc("a", "checked", Map.of("n", 3, "m", 4)));
+  }
+
+  /** The view's whole state tree as text, and its data bytes, as a read of it sees them. */
+  private static String viewOf(PatchLogCollectionStore store) {
+    return store.read("p", v -> {
+      PartitionView view = ((TxContext) v).view;
+      return Json.text(view.toTree()) + " " + view.dataBytes();
+    });
+  }
+
+  @Test
+  void ownQueueWritesInstallWhatAColdFoldOfTheJournalHolds() {
+    InMemoryLedgerStore store = InMemoryLedgerStore.create();
+    PatchLogCollectionStore mine = PatchLogCollectionStore.on(store, SCHEMA);
+    PatchLogCollectionStore theirs = PatchLogCollectionStore.on(store, SCHEMA);
+    mine.execute("p", tx -> {
+      tx.queue("work", Doc.class).enqueue(List.of(new Doc("a", "x", Map.of("n", 1)),
+          new Doc("b", "\u00e9t\u00e9", Map.of()), new Doc("c", "x", Map.of("n", 2))));
+      return null;
+    });
+    theirs.execute("p", tx -> {
+      tx.queue("work", Doc.class).dequeue(1);
+      tx.queue("work", Doc.class).enqueue(List.of(new Doc("d", "y", Map.of())));
+      return null;
+    });
+    mine.execute("p", tx -> {
+      var work = tx.queue("work", Doc.class);
+      // Two of the view's items taken, one enqueued and taken again, two enqueued.
+      assertThat(work.dequeue(2)).extracting(Doc::id).containsExactly("b", "c");
+      work.enqueue(List.of(new Doc("e", "z", Map.of("n", 3))));
+      assertThat(work.dequeue(2)).extracting(Doc::id).containsExactly("d", "e");
+      work.enqueue(List.of(new Doc("f", "z", Map.of()), new Doc("g", "z", Map.of("n", 4))));
+      return null;
+    });
+    JsonNode written = journal(store);
+    mine.execute("p", tx -> tx.queue("work", Doc.class).dequeue(1));
+    assertThat(viewOf(mine)).isEqualTo(viewOf(PatchLogCollectionStore.on(store, SCHEMA)));
+    List<Doc> left = mine.read("p", v -> v.queue("work", Doc.class).peek(10));
+    assertThat(left).extracting(Doc::id).containsExactly("g");
+    // The items installed are the trees the log's patches hold: they stay as written.
+    assertThat(journal(store).get(2)).isEqualTo(written.get(2));
   }
 }
