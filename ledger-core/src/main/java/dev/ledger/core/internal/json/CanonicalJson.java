@@ -79,18 +79,22 @@ final class CanonicalJson {
     }
   }
 
-  private static void writeObject(JsonGenerator out, ObjectNode node) throws IOException {
-    out.writeStartObject(node, node.size());
+  /** Whether {@code node}'s member names are in ascending order already (no sort needed). */
+  static boolean namesSorted(ObjectNode node) {
     String previous = null;
-    boolean sorted = true;
     for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
       String name = names.next();
       if (previous != null && previous.compareTo(name) > 0) {
-        sorted = false;
-        break;
+        return false;
       }
       previous = name;
     }
+    return true;
+  }
+
+  private static void writeObject(JsonGenerator out, ObjectNode node) throws IOException {
+    out.writeStartObject(node, node.size());
+    boolean sorted = namesSorted(node);
     if (sorted) {
       for (Map.Entry<String, JsonNode> field : node.properties()) {
         out.writeFieldName(field.getKey());

@@ -255,16 +255,7 @@ public final class CanonicalWriter {
 
   private void writeObject(ObjectNode node, int depth) {
     raw('{');
-    String previous = null;
-    boolean sorted = true;
-    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-      String name = names.next();
-      if (previous != null && previous.compareTo(name) > 0) {
-        sorted = false;
-        break;
-      }
-      previous = name;
-    }
+    boolean sorted = CanonicalJson.namesSorted(node);
     boolean first = true;
     if (sorted) {
       for (Map.Entry<String, JsonNode> field : node.properties()) {
