@@ -92,6 +92,17 @@ final class CanonicalJson {
     return true;
   }
 
+  /** {@code node}'s member names in ascending order (for an object whose members are not). */
+  static String[] sortedNames(ObjectNode node) {
+    String[] names = new String[node.size()];
+    int i = 0;
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      names[i++] = it.next();
+    }
+    Arrays.sort(names);
+    return names;
+  }
+
   private static void writeObject(JsonGenerator out, ObjectNode node) throws IOException {
     out.writeStartObject(node, node.size());
     boolean sorted = namesSorted(node);
@@ -101,13 +112,7 @@ final class CanonicalJson {
         write(out, field.getValue());
       }
     } else {
-      String[] names = new String[node.size()];
-      int i = 0;
-      for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-        names[i++] = it.next();
-      }
-      Arrays.sort(names);
-      for (String name : names) {
+      for (String name : sortedNames(node)) {
         out.writeFieldName(name);
         write(out, node.get(name));
       }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -268,13 +267,7 @@ public final class CanonicalWriter {
         write(field.getValue(), depth);
       }
     } else {
-      String[] names = new String[node.size()];
-      int i = 0;
-      for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-        names[i++] = it.next();
-      }
-      Arrays.sort(names);
-      for (String name : names) {
+      for (String name : CanonicalJson.sortedNames(node)) {
         if (!first) {
           raw(',');
         }
