@@ -61,6 +61,11 @@ import java.util.function.Supplier;
  * matches SQL NULL or JSON null; {@code contains} is {@code strpos} in the "C" collation on a
  * string field, or an element equal to the operand in an array field. Results come in
  * insertion order; sorting by a field is done by the caller.
+ *
+ * <p><b>Statistics.</b> The planner chooses the expression index over {@code documents_order}
+ * only once the table has statistics; commits and rebuilds count their rows and the store
+ * runs {@code ANALYZE} on the table in the background after many (see
+ * {@link DocumentStatistics}).
  */
 final class DocumentTable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -161,6 +166,11 @@ final class DocumentTable {
   /** The parameters of {@link #commitCtes}. */
   record Rows(List<String> putC, List<String> putK, List<Long> putO, List<String> putB,
       List<String> delC, List<String> delK) {
+    /** The rows written and deleted. */
+    int size() {
+      return putC.size() + delC.size();
+    }
+
     int bind(Connection c, PreparedStatement ps, int first, long revision)
         throws SQLException {
       int p = first;
@@ -485,10 +495,11 @@ final class DocumentTable {
       if (rows == null) {
         return false;
       }
+      int deleted;
       try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + documents
           + " WHERE root_id = ?")) {
         ps.setString(1, root);
-        ps.executeUpdate();
+        deleted = ps.executeUpdate();
       }
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + documents
           + " (root_id, collection, key, generation, revision, ordinal, doc, body)"
@@ -512,6 +523,7 @@ final class DocumentTable {
         ps.executeUpdate();
       }
       c.commit();
+      tables.documentStatistics().wrote(deleted + rows.size());
       return true;
     } finally {
       c.rollback();

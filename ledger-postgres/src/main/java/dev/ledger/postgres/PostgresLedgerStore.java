@@ -193,6 +193,11 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
     return shell.patchLog(rootId);
   }
 
+  /** The documents table's statistics keeper, for tests. */
+  DocumentStatistics documentStatistics() {
+    return shell.tables.documentStatistics();
+  }
+
   /**
    * Creates an expression index on the documents table for each declared path, if absent
    * (see {@code DocumentTable}): the collection store on this store calls it when it opens
@@ -314,6 +319,7 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
     private final String commands;
     private final CommitStatements sql;
     private final CommitNotifier notifier;
+    private final DocumentStatistics documentStatistics;
     private Ledgers store;
     private CommitListener listener;
     /** Watches not yet closed; the listener runs while there is one. */
@@ -333,6 +339,13 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
       this.commands = schema + ".commands";
       this.sql = CommitStatements.of(this);
       this.notifier = new CommitNotifier(dataSource, channel(), toString());
+      this.documentStatistics = new DocumentStatistics(dataSource, schema + ".documents",
+          toString());
+    }
+
+    /** The planner statistics of the documents table, refreshed after many rows. */
+    DocumentStatistics documentStatistics() {
+      return documentStatistics;
     }
 
     /** The SQL of patch commits, built by the first patch commit. */
@@ -470,6 +483,7 @@ public final class PostgresLedgerStore implements LedgerStore, PatchLogSource {
 
     synchronized void close() {
       notifier.stop();
+      documentStatistics.close(java.time.Duration.ofSeconds(10));
       if (listener != null) {
         listener.stop();
         listener = null;

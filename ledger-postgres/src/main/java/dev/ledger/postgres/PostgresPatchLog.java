@@ -377,8 +377,12 @@ final class PostgresPatchLog implements PatchLog {
     Preconditions.checkNotNull(request, "request");
     Preconditions.checkNotNull(rows, "rows");
     DocumentTable.Rows columns = DocumentTable.rows(rows);
-    return PendingCommit.durable(store.guarded(() -> commitAll(List.of(request), true,
-        columns).get(0)));
+    CommitResult result = store.guarded(() -> commitAll(List.of(request), true, columns)
+        .get(0));
+    if (columns != null) {
+      tables.documentStatistics().wrote(columns.size());
+    }
+    return PendingCommit.durable(result);
   }
 
   /** Queries of this ledger's documents answered as SQL so far (not declined). */
