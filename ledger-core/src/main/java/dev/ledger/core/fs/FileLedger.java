@@ -1157,7 +1157,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     FileLocks.Held held = null;
     try {
-      held = lockForWrite(false);
+      held = lockForWrite(false, false); // writes its checkpoint and trims without a verify
       if (held != null && tail != null && failure == null) {
         Tail t = currentTail(tail.holds);
         if (t.sinceCheckpoint > 0) {
@@ -1235,9 +1235,19 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * or checkpointed from, a ledger that no longer has this name.
    */
   private FileLocks.Held lockForWrite(boolean recreate) {
+    return lockForWrite(recreate, true);
+  }
+
+  /**
+   * As {@link #lockForWrite(boolean)}; with {@code verifies}, the caller calls
+   * {@link FileLocks.Held#verify} before it writes anything, so the lock may leave the check
+   * of the lock file's name to it ({@link FileLocks#acquire(Path, Duration, long)}).
+   */
+  private FileLocks.Held lockForWrite(boolean recreate, boolean verifies) {
     FileLocks.Held held;
+    long since = verifies && tail != null && !tail.parked ? tailCurrentUnder : 0;
     try {
-      held = FileLocks.acquire(lockFile, options.lockTimeout());
+      held = FileLocks.acquire(lockFile, options.lockTimeout(), since);
     } catch (LedgerIOException e) {
       if (!(e.getCause() instanceof NoSuchFileException) || Files.isDirectory(dir)) {
         throw e;

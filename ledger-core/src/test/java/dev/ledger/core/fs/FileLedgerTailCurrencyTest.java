@@ -1,10 +1,12 @@
 package dev.ledger.core.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ledger.core.Durability;
 import dev.ledger.core.Ledger;
 import dev.ledger.core.LedgerOptions;
+import dev.ledger.core.LockLostException;
 import dev.ledger.core.internal.io.Identifiers;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,6 +65,38 @@ class FileLedgerTailCurrencyTest {
     try (FileLedgerStore reopened = FileLedgerStore.open(base, options)) {
       Counter.assertLandedExactlyOnce(reopened.ledger("turns", Counter.class), total);
       assertThat(reopened.verify().clean()).as("verify").isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = Durability.class, names = {"SYNC", "UNSAFE_NO_SYNC"})
+  void aLockFileReplacedBehindTheWritersBackFailsOneCommitBeforeItsCommitPointOnly(
+      Durability durability) throws Exception {
+    LedgerOptions options = LedgerOptions.defaults().withDurability(durability);
+    Path base = dir.resolve("store");
+    try (FileLedgerStore store = FileLedgerStore.open(base, options)) {
+      Ledger<Counter> ledger = store.ledger("turns", Counter.class);
+      long revision = ledger.commit(Ledger.NO_REVISION, new Counter(0)).revision();
+      revision = ledger.commit(revision, new Counter(1), Counter.incremented("a", 0)).revision();
+      Path lockFile = base.resolve("ledgers")
+          .resolve(Identifiers.toDirectoryName("root id", "turns")).resolve(".lock");
+      // Something that ignores the lock replaces the file (its holder line copied along).
+      byte[] line = Files.readAllBytes(lockFile);
+      Files.delete(lockFile);
+      Files.write(lockFile, line);
+      long before = revision;
+      assertThatThrownBy(() -> ledger.commit(before, new Counter(2),
+          Counter.incremented("a", 1))).isInstanceOf(LockLostException.class)
+          .hasMessageContaining(lockFile.getFileName().toString());
+      assertThat(ledger.load().revision()).isEqualTo(before);
+      revision = ledger.commit(revision, new Counter(2), Counter.incremented("a", 1))
+          .revision();
+      revision = ledger.commit(revision, new Counter(3), Counter.incremented("a", 2))
+          .revision();
+      Counter.assertLandedExactlyOnce(ledger, 3);
+    }
+    try (FileLedgerStore reopened = FileLedgerStore.open(base, options)) {
+      Counter.assertLandedExactlyOnce(reopened.ledger("turns", Counter.class), 3);
     }
   }
 }

@@ -79,9 +79,26 @@ public final class FileLocks {
    * @throws LedgerIOException if the lock file cannot be opened or locked
    */
   public static Held acquire(Path lockFile, Duration timeout) {
+    return acquire(lockFile, timeout, 0);
+  }
+
+  /**
+   * As {@link #acquire(Path, Duration)}, for a holder that took this lock last as acquisition
+   * {@code since} (0 if none) and calls {@link Held#verify} before it writes anything under
+   * it. If the new acquisition is {@linkplain Held#undisturbedSince undisturbed since} then,
+   * on the channel kept open since ({@link #retain}), the check that the name still refers
+   * to the locked file is left to that {@code verify}: only a writer that ignores the lock
+   * can have replaced the file meanwhile (any holder of it writes its own holder line), and
+   * the {@code stat} it costs is the dearest system call of a commit. A {@code verify} that
+   * finds the file replaced makes the next acquisition open the file afresh.
+   *
+   * @throws LockTimeoutException naming the file and the holder when the deadline passes
+   * @throws LedgerIOException if the lock file cannot be opened or locked
+   */
+  public static Held acquire(Path lockFile, Duration timeout, long since) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      Held held = tryAcquire(lockFile, timeout, deadline);
+      Held held = tryAcquire(lockFile, timeout, deadline, since);
       if (held != null) {
         return held;
       }
@@ -100,7 +117,7 @@ public final class FileLocks {
   }
 
   /** One attempt; null if the file was replaced between opening and locking it. */
-  private static Held tryAcquire(Path lockFile, Duration timeout, long deadline) {
+  private static Held tryAcquire(Path lockFile, Duration timeout, long deadline, long since) {
     Path key = canonical(lockFile);
     Entry entry = retainEntry(key);
     if (entry.lock.isHeldByCurrentThread()) {
@@ -117,6 +134,12 @@ public final class FileLocks {
             + SELF + ")");
       }
       boolean kept = entry.channel != null && entry.channel.isOpen();
+      if (kept && entry.orphaned) {
+        // A verify found the name refers to another file now: no OS lock of this JVM is on
+        // the kept channel (its holder released it), so it closes safely.
+        closeChannel(entry, null);
+        kept = false;
+      }
       if (!kept) {
         // Opened and closed only under the in-process lock or with no user left: no other
         // channel of this JVM can hold the OS lock when this one closes.
@@ -138,11 +161,6 @@ public final class FileLocks {
         return null;
       }
       Held held = new Held(key, entry, lock, lockFile);
-      if (!held.stillNamed()) {
-        // Replaced since this channel was opened: it locks an orphaned file. Start over.
-        held.releaseOnly();
-        return null;
-      }
       boolean ownLine;
       try {
         ownLine = recordHolder(entry.channel);
@@ -150,6 +168,13 @@ public final class FileLocks {
         if (!kept) {
           throw e;
         }
+        held.releaseOnly();
+        return null;
+      }
+      boolean undisturbed = kept && ownLine && since != 0 && entry.lastAcquisition == since;
+      if (!undisturbed && !held.stillNamed()) {
+        // Replaced since this channel was opened: it locks an orphaned file (and the line
+        // just written there is never read). Start over.
         held.releaseOnly();
         return null;
       }
@@ -350,6 +375,7 @@ public final class FileLocks {
     FileChannel channel = entry.channel;
     entry.channel = null;
     entry.fileKey = null;
+    entry.orphaned = false;
     if (channel == null) {
       return;
     }
@@ -391,6 +417,8 @@ public final class FileLocks {
     Object fileKey;
     /** The number of the last acquisition of this lock in this JVM; guarded by {@code lock}. */
     long lastAcquisition;
+    /** Whether a verify found {@code channel}'s file no longer named; guarded by {@code lock}. */
+    boolean orphaned;
   }
 
   /** Keeps a lock file's channel open between acquisitions; see {@link #retain}. */
@@ -503,6 +531,7 @@ public final class FileLocks {
     public void verify() {
       try {
         if (!stillNamed()) {
+          entry.orphaned = true;
           throw new LockLostException(lockFile, Files.exists(lockFile) ? "replaced" : "deleted");
         }
       } catch (IOException e) {
