@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.internal.json.JsonFields;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
@@ -76,12 +77,22 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     return LedgerJson.pretty(tree());
   }
 
-  /** This checkpoint as compact JSON with sorted keys and a trailing newline. */
+  /**
+   * This checkpoint as compact JSON with sorted keys and a trailing newline: the bytes of
+   * {@link LedgerJson#canonical}, written by {@link CanonicalWriter} where it takes the
+   * state's node kinds, else by Jackson.
+   */
   byte[] encodeCompact() {
-    byte[] body = LedgerJson.canonical(tree());
-    byte[] out = java.util.Arrays.copyOf(body, body.length + 1);
-    out[body.length] = '\n';
-    return out;
+    ObjectNode tree = tree();
+    CanonicalWriter out = new CanonicalWriter(4096);
+    if (out.tree(tree, 0)) {
+      out.raw('\n');
+      return java.util.Arrays.copyOf(out.array(), out.size());
+    }
+    byte[] body = LedgerJson.canonical(tree);
+    byte[] line = java.util.Arrays.copyOf(body, body.length + 1);
+    line[body.length] = '\n';
+    return line;
   }
 
   private ObjectNode tree() {
@@ -95,7 +106,7 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     node.put("root", root);
     node.set("state", state);
     node.put("stateVersion", stateVersion);
-    node.put("updatedAt", updatedAt.toString());
+    node.put("updatedAt", JsonFields.instantText(updatedAt));
     return node;
   }
 

@@ -153,6 +153,19 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private volatile boolean directoriesMade;
   /** The lock file's identity when {@link #tail} was read; guarded by the ledger lock. */
   private Object tailLockKey;
+  /**
+   * The acquisition of the ledger lock ({@link FileLocks.Held#acquisition}) under which
+   * {@link #tail} was last found or made current, or 0; guarded by the ledger lock.
+   */
+  private long tailCurrentUnder;
+  /** The acquisition of the ledger lock held now; guarded by the ledger lock. */
+  private long lockAcquisition;
+  /**
+   * Whether nobody took the ledger lock since {@link #tail} was last current (see
+   * {@link #took}): then the tail is current without a look at the journal. Guarded by the
+   * ledger lock.
+   */
+  private boolean tailUndisturbed;
   /** The kept lock-file channel, from the first commit until close. */
   private FileLocks.Retained retained;
   private final LedgerReader reader;
@@ -510,8 +523,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
   private Tail currentTail(Tail.Holds want, boolean linksChecked) {
     try {
       Tail t = tail;
+      boolean undisturbed = tailUndisturbed;
       if (t != null && t.parked) {
         t = unpark(t);
+        undisturbed = false;
       }
       if (t != null) {
         if (want == Tail.Holds.POSITION) {
@@ -521,6 +536,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
           if (!Files.exists(journal.segment(1))) {
             return t;
           }
+        } else if (undisturbed) {
+          // Nobody took the lock since this writer left the tail current: no record, roll
+          // or trim of another writer can follow it (see FileLocks.Held#undisturbedSince).
+          return current(t);
         } else {
           int next = probe(t);
           // A writer that starts a new segment first cuts the zeros after the last record of
@@ -532,12 +551,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
             if (next == END_OF_FILE) {
               t.allocated = t.end; // another store in this or another process trimmed it
             }
-            return t;
+            return current(t);
           }
           if (next != SHORTER || rolled) {
             advance(t);
             forceForeign(t);
-            return t;
+            return current(t);
           }
         }
         closeChannel(t);
@@ -577,10 +596,30 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       forces.reset(t.revision);
       tail = t;
-      return t;
+      return current(t);
     } catch (IOException e) {
       throw new LedgerIOException("recovering journal", journal.dir(), e);
     }
+  }
+
+  /**
+   * Notes that {@code t}, the writer's tail, is current under the lock held now: until
+   * another holder takes the lock, every change to the journal is this writer's own, made
+   * to the tail as it writes (or failing the ledger).
+   */
+  private Tail current(Tail t) {
+    tailCurrentUnder = lockAcquisition;
+    return t;
+  }
+
+  /**
+   * Records the ledger lock just taken: whether the tail is current without a look at the
+   * journal ({@link #tailUndisturbed}). Every holder of the lock in this store calls it
+   * before it reads or writes the tail.
+   */
+  private void took(FileLocks.Held held) {
+    tailUndisturbed = tail != null && !tail.parked && held.undisturbedSince(tailCurrentUnder);
+    lockAcquisition = held.acquisition();
   }
 
   /**
@@ -1118,7 +1157,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     FileLocks.Held held = null;
     try {
-      held = lockForWrite(false);
+      held = lockForWrite(false, false); // writes its checkpoint and trims without a verify
       if (held != null && tail != null && failure == null) {
         Tail t = currentTail(tail.holds);
         if (t.sinceCheckpoint > 0) {
@@ -1171,6 +1210,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       return false;
     }
     try {
+      took(held);
       Tail t = tail;
       if (t != null && t.channel != null) {
         parkTail(t);
@@ -1195,9 +1235,19 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * or checkpointed from, a ledger that no longer has this name.
    */
   private FileLocks.Held lockForWrite(boolean recreate) {
+    return lockForWrite(recreate, true);
+  }
+
+  /**
+   * As {@link #lockForWrite(boolean)}; with {@code verifies}, the caller calls
+   * {@link FileLocks.Held#verify} before it writes anything, so the lock may leave the check
+   * of the lock file's name to it ({@link FileLocks#acquire(Path, Duration, long)}).
+   */
+  private FileLocks.Held lockForWrite(boolean recreate, boolean verifies) {
     FileLocks.Held held;
+    long since = verifies && tail != null && !tail.parked ? tailCurrentUnder : 0;
     try {
-      held = FileLocks.acquire(lockFile, options.lockTimeout());
+      held = FileLocks.acquire(lockFile, options.lockTimeout(), since);
     } catch (LedgerIOException e) {
       if (!(e.getCause() instanceof NoSuchFileException) || Files.isDirectory(dir)) {
         throw e;
@@ -1220,6 +1270,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       patchEnd = null;
     }
     tailLockKey = key;
+    took(held);
     return held;
   }
 
@@ -1249,6 +1300,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       return removal.remove(dir, false); // no directory: never committed, or removed already
     }
     try {
+      took(held);
       reader.refuseLinks();
       return removal.remove(dir, reader.exists());
     } finally {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.UnsupportedFormatException;
+import dev.ledger.core.internal.json.LedgerJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,5 +104,26 @@ class JsonFileTest {
     assertThat(Checkpoint.read(state, "r-1", 4096)).isEqualTo(written);
     assertThat(Checkpoint.readHeader(state, "r-1", 4096))
         .isEqualTo(new Checkpoint("r-1", 7, written.updatedAt(), 12, 1, 345, null, 0));
+  }
+
+  @Test
+  void aCompactCheckpointIsTheCanonicalFormOfTheIndentedOneAndReadsBack() throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode state = JsonNodeFactory.instance.objectNode();
+    // Long plain and escaped strings (written a word at a time or character by character),
+    // unsorted keys, nesting, numbers of each kind the writer takes.
+    state.put("z", "long plain text ".repeat(40)).put("a", "tab\t quote\" \u00e9 \ud83d\ude00")
+        .put("n", Long.MAX_VALUE).put("d", 0.25).put("t", true).putNull("nil");
+    state.putObject("nested").put("b", 2).put("a", 1).putArray("list").add(1).add("x");
+    for (Instant at : new Instant[] {Instant.parse("2026-12-01T10:00:00Z"),
+        Instant.parse("2026-12-01T10:00:00.120Z"), Instant.parse("2026-12-01T10:00:00.000001Z")}) {
+      Checkpoint written = new Checkpoint("r-1", 7, at, 12, 1, 345, state, 3);
+      byte[] compact = written.encodeCompact();
+      byte[] canonical = LedgerJson.canonical(LedgerJson.parse(written.encode()));
+      assertThat(new String(compact, StandardCharsets.UTF_8))
+          .isEqualTo(new String(canonical, StandardCharsets.UTF_8) + "\n");
+      Path file = dir.resolve("state.json");
+      Files.write(file, compact);
+      assertThat(Checkpoint.read(file, "r-1", 1 << 16)).isEqualTo(written);
+    }
   }
 }

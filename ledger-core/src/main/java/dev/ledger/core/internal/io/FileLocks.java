@@ -17,11 +17,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -62,6 +64,8 @@ public final class FileLocks {
   /** What each of the two caches above keeps at most. */
   private static final int MAX_CACHED = 100_000;
   private static final String SELF = describeSelf();
+  /** Numbers the acquisitions of this JVM (see {@link Held#undisturbedSince}); never 0. */
+  private static final AtomicLong ACQUISITIONS = new AtomicLong();
   private static final byte[] HOLDER_LINE = (SELF + "\n").getBytes(StandardCharsets.UTF_8);
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FileLocks.class);
 
@@ -75,9 +79,26 @@ public final class FileLocks {
    * @throws LedgerIOException if the lock file cannot be opened or locked
    */
   public static Held acquire(Path lockFile, Duration timeout) {
+    return acquire(lockFile, timeout, 0);
+  }
+
+  /**
+   * As {@link #acquire(Path, Duration)}, for a holder that took this lock last as acquisition
+   * {@code since} (0 if none) and calls {@link Held#verify} before it writes anything under
+   * it. If the new acquisition is {@linkplain Held#undisturbedSince undisturbed since} then,
+   * on the channel kept open since ({@link #retain}), the check that the name still refers
+   * to the locked file is left to that {@code verify}: only a writer that ignores the lock
+   * can have replaced the file meanwhile (any holder of it writes its own holder line), and
+   * the {@code stat} it costs is the dearest system call of a commit. A {@code verify} that
+   * finds the file replaced makes the next acquisition open the file afresh.
+   *
+   * @throws LockTimeoutException naming the file and the holder when the deadline passes
+   * @throws LedgerIOException if the lock file cannot be opened or locked
+   */
+  public static Held acquire(Path lockFile, Duration timeout, long since) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      Held held = tryAcquire(lockFile, timeout, deadline);
+      Held held = tryAcquire(lockFile, timeout, deadline, since);
       if (held != null) {
         return held;
       }
@@ -96,7 +117,7 @@ public final class FileLocks {
   }
 
   /** One attempt; null if the file was replaced between opening and locking it. */
-  private static Held tryAcquire(Path lockFile, Duration timeout, long deadline) {
+  private static Held tryAcquire(Path lockFile, Duration timeout, long deadline, long since) {
     Path key = canonical(lockFile);
     Entry entry = retainEntry(key);
     if (entry.lock.isHeldByCurrentThread()) {
@@ -113,6 +134,12 @@ public final class FileLocks {
             + SELF + ")");
       }
       boolean kept = entry.channel != null && entry.channel.isOpen();
+      if (kept && entry.orphaned) {
+        // A verify found the name refers to another file now: no OS lock of this JVM is on
+        // the kept channel (its holder released it), so it closes safely.
+        closeChannel(entry, null);
+        kept = false;
+      }
       if (!kept) {
         // Opened and closed only under the in-process lock or with no user left: no other
         // channel of this JVM can hold the OS lock when this one closes.
@@ -134,13 +161,9 @@ public final class FileLocks {
         return null;
       }
       Held held = new Held(key, entry, lock, lockFile);
-      if (!held.stillNamed()) {
-        // Replaced since this channel was opened: it locks an orphaned file. Start over.
-        held.releaseOnly();
-        return null;
-      }
+      boolean ownLine;
       try {
-        recordHolder(entry.channel);
+        ownLine = recordHolder(entry.channel);
       } catch (IOException e) {
         if (!kept) {
           throw e;
@@ -148,6 +171,15 @@ public final class FileLocks {
         held.releaseOnly();
         return null;
       }
+      boolean undisturbed = kept && ownLine && since != 0 && entry.lastAcquisition == since;
+      if (!undisturbed && !held.stillNamed()) {
+        // Replaced since this channel was opened: it locks an orphaned file (and the line
+        // just written there is never read). Start over.
+        held.releaseOnly();
+        return null;
+      }
+      held.previous = ownLine ? entry.lastAcquisition : 0;
+      entry.lastAcquisition = held.acquisition;
       return held;
     } catch (IOException e) {
       closeChannel(entry, e);
@@ -218,13 +250,13 @@ public final class FileLocks {
    * many bytes it holds (at most one more than the line). Reads instead of asking the size:
    * an {@code fstat} costs far more than its own time when it runs between a write and an
    * {@code fdatasync} (measured: about 80 us per commit on ext4 in a VM; a {@code pread}
-   * costs nothing extra).
+   * costs nothing extra). One {@code pread} of one byte more than the line: a regular file
+   * reads short only at its end, so a second call to see the end of file would add a system
+   * call per commit and tell nothing.
    */
   private static int ownLineOrLength(FileChannel channel) throws IOException {
     ByteBuffer present = ByteBuffer.allocate(HOLDER_LINE.length + 1);
-    while (present.hasRemaining() && channel.read(present, present.position()) > 0) {
-      // a pread loop; the file is tiny
-    }
+    channel.read(present, 0);
     boolean own = present.position() == HOLDER_LINE.length
         && java.util.Arrays.equals(present.array(), 0, HOLDER_LINE.length, HOLDER_LINE, 0,
             HOLDER_LINE.length);
@@ -235,16 +267,20 @@ public final class FileLocks {
     return ownLineOrLength(channel) < 0;
   }
 
-  /** Writes this process's holder line unless the file already holds exactly it. */
-  private static void recordHolder(FileChannel channel) throws IOException {
+  /**
+   * Writes this process's holder line unless the file already holds exactly it; returns
+   * whether it did (no other process took the lock since this one last held it).
+   */
+  private static boolean recordHolder(FileChannel channel) throws IOException {
     int length = ownLineOrLength(channel);
     if (length < 0) {
-      return;
+      return true;
     }
     if (length != 0) {
       channel.truncate(0);
     }
     SafeFiles.writeFully(channel, ByteBuffer.wrap(HOLDER_LINE), 0);
+    return false;
   }
 
   private static String readHolder(FileChannel channel) {
@@ -339,6 +375,7 @@ public final class FileLocks {
     FileChannel channel = entry.channel;
     entry.channel = null;
     entry.fileKey = null;
+    entry.orphaned = false;
     if (channel == null) {
       return;
     }
@@ -364,7 +401,11 @@ public final class FileLocks {
     }
     long pid = ProcessHandle.current().pid();
     String name = ManagementFactory.getRuntimeMXBean().getName();
-    return "pid=" + pid + " host=" + host + (name.isEmpty() ? "" : " jvm=" + name);
+    // A random run id: two processes with one pid and host name (containers sharing a volume)
+    // must not take each other's line for their own (see Held#undisturbedSince).
+    String run = Long.toHexString(new SecureRandom().nextLong());
+    return "pid=" + pid + " host=" + host + (name.isEmpty() ? "" : " jvm=" + name) + " run="
+        + run;
   }
 
   private static final class Entry {
@@ -374,6 +415,10 @@ public final class FileLocks {
     FileChannel channel;
     /** The file key {@code channel} was opened on. */
     Object fileKey;
+    /** The number of the last acquisition of this lock in this JVM; guarded by {@code lock}. */
+    long lastAcquisition;
+    /** Whether a verify found {@code channel}'s file no longer named; guarded by {@code lock}. */
+    boolean orphaned;
   }
 
   /** Keeps a lock file's channel open between acquisitions; see {@link #retain}. */
@@ -419,6 +464,12 @@ public final class FileLocks {
     private final Entry entry;
     private final FileLock lock;
     private final Path lockFile;
+    private final long acquisition = ACQUISITIONS.incrementAndGet();
+    /**
+     * The acquisition this one followed, if the lock file still held this process's line
+     * when it was taken; else 0.
+     */
+    private long previous;
     private boolean closed;
 
     private Held(Path key, Entry entry, FileLock lock, Path lockFile) {
@@ -426,6 +477,27 @@ public final class FileLocks {
       this.entry = entry;
       this.lock = lock;
       this.lockFile = lockFile;
+    }
+
+    /** This acquisition's number: unique in this JVM, never 0. */
+    public long acquisition() {
+      return acquisition;
+    }
+
+    /**
+     * Whether this lock was taken right after acquisition {@code earlier} (an
+     * {@link #acquisition()} of this JVM) was released, with no other holder in between: no
+     * other acquisition of the lock in this JVM came between them, and the lock file still
+     * held this process's holder line when this one took it. Every acquirer, in any process,
+     * writes its own line (or finds it) before it returns, and the last user in a process
+     * empties the file, so another process's acquisition in between leaves the file without
+     * this line. A writer that left its files consistent under {@code earlier} then knows
+     * that nobody who takes this lock changed them since. Costs nothing: the line is read
+     * while the lock is taken. It says nothing of writers that ignore the lock, or of a file
+     * replaced under its name ({@link #verify} checks that).
+     */
+    public boolean undisturbedSince(long earlier) {
+      return earlier != 0 && previous == earlier;
     }
 
     private boolean stillNamed() throws IOException {
@@ -459,6 +531,7 @@ public final class FileLocks {
     public void verify() {
       try {
         if (!stillNamed()) {
+          entry.orphaned = true;
           throw new LockLostException(lockFile, Files.exists(lockFile) ? "replaced" : "deleted");
         }
       } catch (IOException e) {

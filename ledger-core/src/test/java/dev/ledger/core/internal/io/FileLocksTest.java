@@ -43,6 +43,47 @@ class FileLocksTest {
   }
 
   @Test
+  void anAcquisitionIsUndisturbedOnlyIfNobodyTookTheLockSinceTheOneItNames() throws Exception {
+    Path file = dir.resolve(".lock");
+    try (FileLocks.Retained kept = FileLocks.retain(file)) {
+      long first;
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        first = held.acquisition();
+        assertThat(held.undisturbedSince(0)).isFalse();
+      }
+      long second;
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        second = held.acquisition();
+        assertThat(held.undisturbedSince(first)).isTrue();
+      }
+      // Another acquisition of this JVM in between (another store, a repair, a removal).
+      try (FileLocks.Held other = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        assertThat(other.acquisition()).isNotIn(0L, first, second);
+      }
+      long third;
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        assertThat(held.undisturbedSince(second)).isFalse();
+        third = held.acquisition();
+      }
+      // Another process took the lock in between: it left its own holder line, even one that
+      // differs from this process's only in the run id (same pid and host name).
+      String own = Files.readString(file);
+      assertThat(own).contains(" run=");
+      Files.writeString(file, own.replaceAll("run=\\w+", "run=other"));
+      long fourth;
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        assertThat(held.undisturbedSince(third)).isFalse();
+        fourth = held.acquisition();
+      }
+      // ... or it was the last user of its process and emptied the file.
+      Files.writeString(file, "");
+      try (FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1))) {
+        assertThat(held.undisturbedSince(fourth)).isFalse();
+      }
+    }
+  }
+
+  @Test
   void secondThreadTimesOutNamingThisProcessAndGetsTheLockOnceReleased() throws Exception {
     Path file = dir.resolve(".lock");
     FileLocks.Held held = FileLocks.acquire(file, Duration.ofSeconds(1));
