@@ -35,8 +35,9 @@ import java.util.stream.Stream;
  *       reference.
  * </ul>
  *
- * Each figure is the process's CPU time (all threads, GC and JIT included) and the wall
- * time; round 0 warms up and is not counted, the medians of the other rounds are printed.
+ * Each figure is the process's CPU time (all threads, GC and JIT included), the wall time
+ * and the calling thread's CPU time (for the open: the checkpoint, building the view and
+ * folding, without the journal's decoding on other threads and without GC); round 0 warms up and is not counted, the medians of the other rounds are printed.
  * The partition is built once in {@code --dir} (kept and reused by later runs): filled as
  * scenario 12 fills it ({@link CollectionScenario#populate}), then the benchmark's
  * transaction until one whole checkpoint cycle has passed, then half a cycle more, so that
@@ -52,6 +53,7 @@ public final class ColdOpenCpu {
   /** Where a step's timed part starts, if not at its start; -1 if it is. */
   private static long phaseCpu;
   private static long phaseWall;
+  private static long phaseOwn;
 
   private ColdOpenCpu() {}
 
@@ -103,6 +105,7 @@ public final class ColdOpenCpu {
             // the journal is read after the checkpoint, which marks where it starts).
             phaseCpu = processCpuNanos();
             phaseWall = System.nanoTime();
+            phaseOwn = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             try (Stream<LoggedCommit> commits = log.patchesAfter(revision)) {
               return commits.count();
             }
@@ -122,6 +125,8 @@ public final class ColdOpenCpu {
         });
     double[][] cpu = new double[steps.size()][rounds];
     double[][] wall = new double[steps.size()][rounds];
+    double[][] own = new double[steps.size()][rounds];
+    java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long[] counts = new long[steps.size()];
     for (int round = -1; round < rounds; round++) {
       StringBuilder line = new StringBuilder(round < 0 ? "warm-up:" : "round " + (round + 1)
@@ -133,15 +138,18 @@ public final class ColdOpenCpu {
         }
         System.gc();
         phaseCpu = -1;
+        long t0 = threads.getCurrentThreadCpuTime();
         long c0 = processCpuNanos();
         long w0 = System.nanoTime();
         long count = steps.get(s).run();
         if (phaseCpu >= 0) {
           c0 = phaseCpu;
           w0 = phaseWall;
+          t0 = phaseOwn;
         }
         long c1 = processCpuNanos();
         long w1 = System.nanoTime();
+        long t1 = threads.getCurrentThreadCpuTime();
         if (counts[s] != 0 && counts[s] != count) {
           throw new IllegalStateException(names.get(s) + " counted " + count + ", before "
               + counts[s]);
@@ -150,6 +158,7 @@ public final class ColdOpenCpu {
         if (round >= 0) {
           cpu[s][round] = (c1 - c0) / 1e6;
           wall[s][round] = (w1 - w0) / 1e6;
+          own[s][round] = (t1 - t0) / 1e6;
         }
         line.append(String.format(" %s %.0f ms CPU / %.0f ms wall;", names.get(s),
             (c1 - c0) / 1e6, (w1 - w0) / 1e6));
@@ -164,8 +173,8 @@ public final class ColdOpenCpu {
         + " checkpoint:%n", rounds, docs, counts[1]);
     for (int s = 0; s < steps.size(); s++) {
       if (counts[s] != 0 || s == 1 && only == null) {
-        System.out.printf("  %-10s %7.0f ms CPU %7.0f ms wall%n", names.get(s), median(cpu[s]),
-            median(wall[s]));
+        System.out.printf("  %-10s %7.0f ms CPU %7.0f ms wall %7.0f ms calling thread's CPU%n",
+            names.get(s), median(cpu[s]), median(wall[s]), median(own[s]));
       }
     }
     if (counts[2] != 0 && counts[3] != 0) {
