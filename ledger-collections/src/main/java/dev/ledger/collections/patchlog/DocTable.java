@@ -99,8 +99,21 @@ final class DocTable {
       return;
     }
     deferred = false;
-    for (Doc doc : byOrdinal.values()) {
-      index(doc);
+    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+      String field = index.getKey();
+      Map<String, Set<String>> buckets = index.getValue();
+      // Documents inserted together often share a value (a batch of one group): a run of
+      // equal values goes to one bucket, found once. Equal values have the same index key.
+      JsonNode last = null;
+      Set<String> bucket = null;
+      for (Doc doc : byOrdinal.values()) {
+        JsonNode value = doc.tree.get(field);
+        if (bucket == null || !(value == last || (value != null && value.equals(last)))) {
+          bucket = buckets.computeIfAbsent(Json.indexKey(value), k -> new LinkedHashSet<>());
+          last = value;
+        }
+        bucket.add(doc.key);
+      }
     }
   }
 
@@ -128,13 +141,20 @@ final class DocTable {
   }
 
   void put(Doc doc) {
-    Doc old = byKey.get(doc.key);
+    // One lookup of the key (a cold open puts every document of a checkpoint).
+    Doc old = byKey.put(doc.key, doc);
     if (old != null && old.ordinal == doc.ordinal) {
       replace(old, doc);
       return;
     }
-    remove(doc.key);
-    byKey.put(doc.key, doc);
+    if (old != null) {
+      // What remove(old.key) does besides the map entry put over above.
+      byOrdinal.remove(old.ordinal);
+      unindex(old);
+      if (old.bytes != UNMEASURED) {
+        bytes -= old.bytes;
+      }
+    }
     if (keyOrder != null) {
       addedKeys.add(doc.key);
     }

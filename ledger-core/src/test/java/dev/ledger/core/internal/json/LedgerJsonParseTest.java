@@ -71,4 +71,23 @@ class LedgerJsonParseTest {
         .isEqualTo(new String(LedgerJson.canonical(LedgerJson.mapper().readTree(
             text.toString())), StandardCharsets.UTF_8));
   }
+
+  /**
+   * A thread parses its records with a factory it keeps and renews (its symbol table holds
+   * the names of the records before): records with names of their own, and names another
+   * record had, read as the library's mapper reads them, and a duplicate key is still refused,
+   * across many renewals.
+   */
+  @Test
+  void recordsOfOneThreadReadAlikeAcrossTheirSharedNames() throws IOException {
+    for (int i = 0; i < 200; i++) {
+      String text = "{\"common\":" + i + ",\"docs\":{\"[\\\"rollout-" + i + "\\\"]\":{\"d\":"
+          + "{\"attempt\":" + i + "}}},\"items\":{\"" + (1000 + i) + "\":null,\"common\":"
+          + "\"x\"}}";
+      assertThat(parse(text)).isEqualTo(LedgerJson.mapper().readTree(text));
+      int n = i;
+      assertThatThrownBy(() -> parse("{\"k" + n + "\":1,\"common\":2,\"k" + n + "\":3}"))
+          .isInstanceOf(IOException.class).hasMessageContaining("'k" + n + "'");
+    }
+  }
 }
