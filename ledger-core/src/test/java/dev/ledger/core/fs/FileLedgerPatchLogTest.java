@@ -469,6 +469,26 @@ class FileLedgerPatchLogTest {
   }
 
   @Test
+  void aLedgerDeletedAndCreatedAgainByAnotherStoreIsCheckedInItsNewFiles() {
+    try (FileLedgerStore a = open(); FileLedgerStore b = open()) {
+      PatchLog logA = a.patchLog(ROOT);
+      PatchLog logB = b.patchLog(ROOT);
+      commitUpTo(logA, 3);
+      // A's own commit and a check at its end: the check keeps a channel on segment 1.
+      assertThat(after(logA, 3)).isEmpty();
+      assertThat(b.delete(ROOT)).isTrue();
+      // The same first three records again (same lengths), then more: the old file, still
+      // open in A's channel, has preallocated zeros at A's mark; the new one revision 4.
+      commitUpTo(logB, 6);
+      assertThat(after(logA, 3)).extracting(LoggedCommit::revision)
+          .containsExactly(4L, 5L, 6L);
+      assertThat(after(logA, 6)).isEmpty();
+      logB.commitPatch(request(7));
+      assertThat(after(logA, 6)).extracting(LoggedCommit::revision).containsExactly(7L);
+    }
+  }
+
+  @Test
   void verifyRepairExportImportAndFollowWorkOnPatchWrittenLedgers() throws Exception {
     byte[] exported;
     List<Event> followed = new ArrayList<>();
