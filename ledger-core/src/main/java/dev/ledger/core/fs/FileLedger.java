@@ -1125,6 +1125,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
    */
   void close() {
     if (tail == null) {
+      forgetMark(); // a tail dropped after a probe kept a channel (a cut or replaced journal)
       releaseLockChannel();
       return;
     }
