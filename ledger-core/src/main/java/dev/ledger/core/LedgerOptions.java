@@ -302,13 +302,16 @@ public record LedgerOptions(
 
   /**
    * These options with another bound on the ledgers a file store keeps open for writing.
-   * A ledger that commits keeps two file descriptors (its journal segment and its lock file)
-   * and up to 128 KiB of preallocated zeros at the end of its journal. A file store keeps at
+   * A ledger that commits keeps two file descriptors (its journal segment and its lock file),
+   * a third when it is also read through its patch log (a read channel on the segment, which
+   * checks before each collection transaction that nothing was committed since), and up to
+   * 128 KiB of preallocated zeros at the end of its journal. A file store keeps at
    * most {@code value} ledgers so; when one more commits, the least recently committed one is
    * parked: its zeros are cut (as a close cuts them), its descriptors are closed, and it
    * stays loaded in memory, so its next commit reopens the segment without replaying the
    * journal. A ledger busy committing is parked later. So a process holds about
-   * {@code 2 * value} descriptors for its writers however many ledgers it writes. The
+   * {@code 2 * value} descriptors for its writers (at most {@code 3 * value} through patch
+   * logs) however many ledgers it writes. The
    * in-memory store ignores this option.
    *
    * @param value ledgers kept open for writing; at least 1 (default

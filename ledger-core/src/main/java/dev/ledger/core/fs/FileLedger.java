@@ -185,6 +185,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * there instead of at the checkpoint.
    */
   private volatile PatchRecords.Mark patchMark;
+  /** Checks {@link #patchMark} against the journal; keeps a channel while this writer is open. */
+  private final JournalEndProbe endProbe;
   /** The store's bounded set of ledgers holding open files; told of every commit. */
   private final OpenWriters openWriters;
   /** Group commit: the forces of the journal, shared by this store's writers of the ledger. */
@@ -223,6 +225,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));
     this.reader = new LedgerReader(root, journal, stateFile, limits);
+    this.endProbe = new JournalEndProbe(journal);
     this.growth = new JournalGrowth(journal, stateFile, reader);
   }
 
@@ -880,7 +883,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
+    return PatchRecords.commitsAfter(reader, journal, endProbe, growth::header, revision,
+        patchMark,
         this::offerMark, true);
   }
 
@@ -891,8 +895,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> patchesAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
-    return PatchRecords.commitsAfter(reader, journal, growth::header, revision, patchMark,
+    return PatchRecords.commitsAfter(reader, journal, endProbe, growth::header, revision,
+        patchMark,
         this::offerMark, false);
+  }
+
+  /** Drops the mark and the channel kept to check it: the journal is closed or gone. */
+  private void forgetMark() {
+    patchMark = null;
+    endProbe.release();
   }
 
   /** Keeps {@code mark} unless a newer one is kept; a stale one only costs a longer scan. */
@@ -1013,6 +1024,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       patchEnd = new JournalGrowth.Position(t.segment, t.end);
       patchMark = new PatchRecords.Mark(t.revision, t.nextSequence, t.segment, t.end);
+      endProbe.keep();
       // No reader.publish: the read cache holds states and this commit built none; the next
       // load reads forward from the last published position and folds the patches.
       if (t.sinceCheckpoint >= options.checkpointInterval()) {
@@ -1152,6 +1164,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
    */
   void close() {
     if (tail == null) {
+      forgetMark(); // a tail dropped after a probe kept a channel (a cut or replaced journal)
       releaseLockChannel();
       return;
     }
@@ -1176,7 +1189,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         tail = null;
       }
       reader.clearCache();
-      patchMark = null;
+      forgetMark();
       // Let go of the kept channel first, so that releasing this last lock clears the holder
       // line and closes it: an unheld lock file is empty.
       releaseLockChannel();
@@ -1215,6 +1228,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       if (t != null && t.channel != null) {
         parkTail(t);
       }
+      endProbe.release(); // the mark stays; its checks open the segment for each read
       return true;
     } finally {
       // As in close: the kept channel goes first, so that this release empties the lock file.
@@ -1266,7 +1280,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       closeChannel(tail);
       tail = null;
       reader.clearCache();
-      patchMark = null;
+      forgetMark();
       patchEnd = null;
     }
     tailLockKey = key;
@@ -1313,7 +1327,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         }
         tailLockKey = null;
         reader.clearCache();
-        patchMark = null; // marks and ends of the removed journal mean nothing any more
+        forgetMark(); // marks and ends of the removed journal mean nothing any more
         patchEnd = null;
         directoriesMade = false;
         releaseLockChannel();

@@ -104,7 +104,11 @@ final class PatchRecords {
 
   /**
    * The commits after {@code revision}, read lazily; {@code checkpoint} gives the
-   * checkpoint's header, or null, and is asked only when the scan does not start at the mark. The scan starts at {@code mark} when it is the position just after
+   * checkpoint's header, or null, and is asked only when the scan does not start at the mark.
+   * When {@code mark} is the position just after {@code revision} and {@code end} finds
+   * nothing after it, the answer is empty without a scan, and without the check for links
+   * (as the read cache of {@link LedgerReader} answers: the check is made where a read starts
+   * from the files). The scan starts at {@code mark} when it is the position just after
    * {@code revision} and its segment still reaches it (records are append-only and only bytes
    * after committed ones are ever cut, so what follows it is what was committed since, as for
    * the read cache of {@link LedgerReader}); then at the checkpoint's
@@ -117,12 +121,12 @@ final class PatchRecords {
    * ({@link JournalScanner#patchesOnly}) and the commits hold no events.
    */
   static Stream<LoggedCommit> commitsAfter(LedgerReader reader, JournalFiles journal,
-      Supplier<Checkpoint> checkpoint, long revision, Mark mark, Consumer<Mark> reachedEnd,
-      boolean events) {
-    reader.refuseLinks();
-    if (mark != null && mark.revision() == revision && endsAt(journal, mark)) {
+      JournalEndProbe end, Supplier<Checkpoint> checkpoint, long revision, Mark mark,
+      Consumer<Mark> reachedEnd, boolean events) {
+    if (mark != null && mark.revision() == revision && endsAt(end, mark)) {
       return Stream.empty();
     }
+    reader.refuseLinks();
     JournalScanner scan = fromMark(journal, mark, revision);
     if (scan == null) {
       scan = start(reader, journal, checkpoint.get(), revision);
@@ -152,17 +156,10 @@ final class PatchRecords {
     return StreamSupport.stream(commits, false).onClose(s::close);
   }
 
-  /**
-   * Whether nothing was committed after {@code mark}: no record starts at its position (the
-   * file ends there, or preallocated zeros follow) and no segment follows, as the read cache
-   * of {@link LedgerReader} decides. A stat, a one-byte read and a stat, where a scan would
-   * read the preallocated space.
-   */
-  private static boolean endsAt(JournalFiles journal, Mark mark) {
+  /** Whether nothing was committed after {@code mark} ({@link JournalEndProbe}). */
+  private static boolean endsAt(JournalEndProbe end, Mark mark) {
     try {
-      return LedgerReader.nothingAfter(journal.segment(mark.segment()), mark.end())
-          && (mark.segment() == mark.revision() + 1
-              || !Files.exists(journal.segment(mark.revision() + 1)));
+      return end.nothingAfter(mark);
     } catch (IOException e) {
       // Missing or unreadable: the scan from the checkpoint reports what is wrong.
       return false;

@@ -469,6 +469,72 @@ class FileLedgerPatchLogTest {
   }
 
   @Test
+  void aLedgerDeletedAndCreatedAgainByAnotherStoreIsCheckedInItsNewFiles() {
+    try (FileLedgerStore a = open(); FileLedgerStore b = open()) {
+      PatchLog logA = a.patchLog(ROOT);
+      PatchLog logB = b.patchLog(ROOT);
+      commitUpTo(logA, 3);
+      // A's own commit and a check at its end: the check keeps a channel on segment 1.
+      assertThat(after(logA, 3)).isEmpty();
+      assertThat(b.delete(ROOT)).isTrue();
+      // The same first three records again (same lengths), then more: the old file, still
+      // open in A's channel, has preallocated zeros at A's mark; the new one revision 4.
+      commitUpTo(logB, 6);
+      assertThat(after(logA, 3)).extracting(LoggedCommit::revision)
+          .containsExactly(4L, 5L, 6L);
+      assertThat(after(logA, 6)).isEmpty();
+      logB.commitPatch(request(7));
+      assertThat(after(logA, 6)).extracting(LoggedCommit::revision).containsExactly(7L);
+    }
+  }
+
+  /** How many descriptors of this process are open on {@code file} (Linux). */
+  private static long descriptorsOn(Path file) throws IOException {
+    Path real = file.toRealPath();
+    try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+      return fds.filter(fd -> {
+        try {
+          return Files.readSymbolicLink(fd).equals(real);
+        } catch (IOException e) {
+          return false; // closed meanwhile (the listing's own descriptor)
+        }
+      }).count();
+    }
+  }
+
+  @Test
+  void theCheckChannelIsKeptWhileTheWriterIsOpenAndClosedWhenItIsParkedOrClosed()
+      throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")),
+        "descriptors are counted through /proc/self/fd, which Linux has");
+    Path segment = ledgerDir().resolve("journal").resolve("00000000000000000001.jsonl");
+    try (FileLedgerStore store = FileLedgerStore.open(dir.resolve("store"),
+        options().withSegmentBytes(1 << 20).withOpenWriterLimit(1))) {
+      PatchLog log = store.patchLog(ROOT);
+      commitUpTo(log, 3);
+      assertThat(descriptorsOn(segment)).as("the writer's channel").isEqualTo(1);
+      assertThat(after(log, 3)).isEmpty();
+      assertThat(descriptorsOn(segment)).as("the writer's and the check's").isEqualTo(2);
+      assertThat(after(log, 3)).isEmpty();
+      assertThat(descriptorsOn(segment)).as("kept, not opened again").isEqualTo(2);
+      // Another ledger commits: this one is parked, and lets go of both.
+      store.patchLog("other").commitPatch(request(1));
+      assertThat(descriptorsOn(segment)).as("parked").isZero();
+      assertThat(after(log, 3)).isEmpty();
+      assertThat(descriptorsOn(segment)).as("a parked ledger's check keeps nothing").isZero();
+      // Back from parking, the first commit ends the file (no zeros: the check needs no
+      // channel), the next one preallocates again.
+      log.commitPatch(request(4));
+      assertThat(after(log, 4)).isEmpty();
+      assertThat(descriptorsOn(segment)).as("the file ends at the mark").isEqualTo(1);
+      log.commitPatch(request(5));
+      assertThat(after(log, 5)).isEmpty();
+      assertThat(descriptorsOn(segment)).as("kept again").isEqualTo(2);
+    }
+    assertThat(descriptorsOn(segment)).as("closed").isZero();
+  }
+
+  @Test
   void verifyRepairExportImportAndFollowWorkOnPatchWrittenLedgers() throws Exception {
     byte[] exported;
     List<Event> followed = new ArrayList<>();
