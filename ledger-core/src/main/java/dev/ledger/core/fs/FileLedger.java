@@ -154,6 +154,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
   /** The lock file's identity when {@link #tail} was read; guarded by the ledger lock. */
   private Object tailLockKey;
   /**
+   * The lock's {@link FileLocks.Held#removal} when {@link #tail} was read: a removal through
+   * this JVM since (by another store) means the tail is of a removed ledger, even when the
+   * new lock file has the old one's key. Guarded by the ledger lock.
+   */
+  private long tailRemoval;
+  /**
    * The acquisition of the ledger lock ({@link FileLocks.Held#acquisition}) under which
    * {@link #tail} was last found or made current, or 0; guarded by the ledger lock.
    */
@@ -1274,7 +1280,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
       held = FileLocks.acquire(lockFile, options.lockTimeout());
     }
     Object key = held.lockedFileKey();
-    if (tail != null && !Objects.equals(key, tailLockKey)) {
+    long removal = held.removal();
+    if (tail != null && (!Objects.equals(key, tailLockKey) || removal != tailRemoval)) {
       LOG.info("Ledger '{}': its directory was replaced since this store last wrote; "
           + "reading it afresh", root);
       closeChannel(tail);
@@ -1284,6 +1291,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       patchEnd = null;
     }
     tailLockKey = key;
+    tailRemoval = removal;
     took(held);
     return held;
   }
@@ -1319,8 +1327,10 @@ final class FileLedger implements LedgerBackend, PatchLog {
       return removal.remove(dir, reader.exists());
     } finally {
       // Once the directory moved, even if a later step of the removal failed, this backend
-      // forgets it. A refused removal leaves the directory, and this backend, as they were.
+      // forgets it, and so does every other store of this JVM at its next lock (markRemoved).
+      // A refused removal leaves the directory, and this backend, as they were.
       if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        held.markRemoved();
         if (tail != null) {
           closeChannel(tail);
           tail = null;

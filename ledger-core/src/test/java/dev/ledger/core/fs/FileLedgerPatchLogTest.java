@@ -488,6 +488,33 @@ class FileLedgerPatchLogTest {
     }
   }
 
+  /**
+   * A writer whose ledger another store of this JVM deleted and created again must not
+   * append to the removed files: its next commit expects a revision the new ledger does not
+   * have, and is refused. Repeated, because the new lock file often gets the removed one's
+   * inode number, so its file key alone does not tell them apart.
+   */
+  @Test
+  void aWriterBehindADeleteAndRecreateByAnotherStoreIsRefusedNotWrittenToTheRemovedFiles() {
+    for (int round = 0; round < 20; round++) {
+      String root = "recreated-" + round;
+      try (FileLedgerStore a = open(); FileLedgerStore b = open()) {
+        PatchLog logA = a.patchLog(root);
+        PatchLog logB = b.patchLog(root);
+        logA.commitPatch(request(1));
+        logA.commitPatch(request(2));
+        logA.commitPatch(request(3));
+        assertThat(b.delete(root)).isTrue();
+        logB.commitPatch(request(1));
+        int r = round;
+        assertThatThrownBy(() -> logA.commitPatch(request(4)))
+            .as("round %s", r).isInstanceOf(RevisionConflictException.class);
+        assertThat(after(logB, 0)).as("round %s", r).extracting(LoggedCommit::revision)
+            .containsExactly(1L);
+      }
+    }
+  }
+
   /** How many descriptors of this process are open on {@code file} (Linux). */
   private static long descriptorsOn(Path file) throws IOException {
     Path real = file.toRealPath();

@@ -63,6 +63,15 @@ public final class FileLocks {
   private static final ConcurrentHashMap<Path, Path> REAL_DIRECTORIES = new ConcurrentHashMap<>();
   /** What each of the two caches above keeps at most. */
   private static final int MAX_CACHED = 100_000;
+  /**
+   * The number of the last removal of each lock file's directory through this JVM
+   * ({@link Held#markRemoved}), by canonical lock path; see {@link Held#removal}. Bounded by
+   * {@link #MAX_CACHED}: when full it is emptied, and every lock then reads
+   * {@link #forgottenRemovals}, so that no holder takes a forgotten removal for none.
+   */
+  private static final ConcurrentHashMap<Path, Long> REMOVALS = new ConcurrentHashMap<>();
+  private static final AtomicLong REMOVAL_NUMBERS = new AtomicLong();
+  private static volatile long forgottenRemovals;
   private static final String SELF = describeSelf();
   /** Numbers the acquisitions of this JVM (see {@link Held#undisturbedSince}); never 0. */
   private static final AtomicLong ACQUISITIONS = new AtomicLong();
@@ -518,6 +527,33 @@ public final class FileLocks {
      */
     public Object lockedFileKey() {
       return entry.fileKey;
+    }
+
+    /**
+     * The number of the last removal of this lock file's directory through this JVM (a
+     * delete or an archive, {@link #markRemoved}), or 0. A holder that cached what the
+     * directory held compares it with the number it saw then: the lock file's key alone
+     * cannot tell a directory removed and created again, because the new lock file often
+     * gets the removed one's inode number.
+     */
+    public long removal() {
+      return REMOVALS.getOrDefault(key, forgottenRemovals);
+    }
+
+    /**
+     * Records that the directory of this lock file was removed (moved away) under this lock:
+     * every later {@link #removal} of it in this JVM gives a new number.
+     */
+    public void markRemoved() {
+      if (REMOVALS.size() >= MAX_CACHED) {
+        synchronized (REMOVALS) {
+          if (REMOVALS.size() >= MAX_CACHED) {
+            forgottenRemovals = REMOVAL_NUMBERS.incrementAndGet();
+            REMOVALS.clear();
+          }
+        }
+      }
+      REMOVALS.put(key, REMOVAL_NUMBERS.incrementAndGet());
     }
 
     /**
