@@ -160,6 +160,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
    */
   private long tailRemoval;
   /**
+   * The lock's removal number ({@link FileLocks#removal}) when a caller last opened a view
+   * of this ledger through {@link #checkpoint} or {@code commitsAfter(0)}, or -1: see
+   * {@link #checkView}.
+   */
+  private volatile long viewRemoval = -1;
+  /**
    * The acquisition of the ledger lock ({@link FileLocks.Held#acquisition}) under which
    * {@link #tail} was last found or made current, or 0; guarded by the ledger lock.
    */
@@ -857,6 +863,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   @Override
   public Optional<StoredState> checkpoint() {
+    viewRemoval = FileLocks.removal(lockFile);
     Checkpoint c = reader.readCheckpoint();
     if (c == null) {
       return Optional.empty();
@@ -889,6 +896,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> commitsAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    checkView(revision);
     return PatchRecords.commitsAfter(reader, journal, endProbe, growth::header, revision,
         patchMark,
         this::offerMark, true);
@@ -901,9 +909,34 @@ final class FileLedger implements LedgerBackend, PatchLog {
   @Override
   public Stream<LoggedCommit> patchesAfter(long revision) {
     Preconditions.checkArgument(revision >= 0, "revision must be >= 0: %s", revision);
+    checkView(revision);
     return PatchRecords.commitsAfter(reader, journal, endProbe, growth::header, revision,
         patchMark,
         this::offerMark, false);
+  }
+
+  /**
+   * Binds the view a caller opens ({@code revision} 0, or {@link #checkpoint}) to the ledger
+   * as it is now, and refuses a later catch-up of a view opened before a removal of the
+   * ledger through this JVM (a delete or an archive by any store, perhaps followed by a new
+   * ledger of the same name): its revision belongs to a ledger that no longer exists, and
+   * folding the new ledger's commits onto it would be wrong, as PostgreSQL's generation
+   * check refuses it there.
+   *
+   * @throws RevisionConflictException if the ledger was removed since the view was opened;
+   *     the caller opens its view afresh
+   */
+  private void checkView(long revision) {
+    long now = FileLocks.removal(lockFile);
+    if (revision == 0) {
+      viewRemoval = now;
+      return;
+    }
+    long bound = viewRemoval;
+    if (bound != -1 && bound != now) {
+      throw new RevisionConflictException(root, revision,
+          head().map(LedgerHead::revision).orElse(0L));
+    }
   }
 
   /** Drops the mark and the channel kept to check it: the journal is closed or gone. */

@@ -64,6 +64,11 @@ public interface PatchLog {
    * @return the commits with revision greater than {@code revision}, up to the newest one
    *     acknowledged when the stream was opened or later; the caller closes the stream
    * @throws IllegalArgumentException if {@code revision} is negative
+   * @throws dev.ledger.core.RevisionConflictException if the ledger was removed (deleted or
+   *     archived, perhaps created again) since the caller opened its view with
+   *     {@link #checkpoint} or {@code commitsAfter(0)}, as far as this backend can know (the
+   *     file store: removals through this JVM; PostgreSQL: the head row's generation): the
+   *     revision is of a ledger that no longer exists, and the caller opens its view afresh
    * @throws dev.ledger.core.CorruptLedgerException if a record is damaged
    * @throws dev.ledger.core.LedgerIOException if the journal cannot be read
    */
@@ -81,6 +86,7 @@ public interface PatchLog {
    *     {@link #commitsAfter}; each commit's {@link LoggedCommit#events()} is either its
    *     events or empty; the caller closes the stream
    * @throws IllegalArgumentException if {@code revision} is negative
+   * @throws dev.ledger.core.RevisionConflictException as {@link #commitsAfter}
    * @throws dev.ledger.core.CorruptLedgerException if a record is damaged
    * @throws dev.ledger.core.LedgerIOException if the journal cannot be read
    */

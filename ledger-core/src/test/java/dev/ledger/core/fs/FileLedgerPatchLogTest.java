@@ -480,8 +480,14 @@ class FileLedgerPatchLogTest {
       // The same first three records again (same lengths), then more: the old file, still
       // open in A's channel, has preallocated zeros at A's mark; the new one revision 4.
       commitUpTo(logB, 6);
-      assertThat(after(logA, 3)).extracting(LoggedCommit::revision)
-          .containsExactly(4L, 5L, 6L);
+      // A's revision 3 is of the removed ledger, even though the new one's first three
+      // records are the same bytes: refused, as PostgreSQL's generation check refuses it.
+      assertThatThrownBy(() -> after(logA, 3)).isInstanceOf(RevisionConflictException.class)
+          .hasMessageContaining("expected revision 3, actual revision 6");
+      assertThatThrownBy(() -> after(logA, 3)).as("until A opens its view afresh")
+          .isInstanceOf(RevisionConflictException.class);
+      assertThat(after(logA, 0)).extracting(LoggedCommit::revision)
+          .containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
       assertThat(after(logA, 6)).isEmpty();
       logB.commitPatch(request(7));
       assertThat(after(logA, 6)).extracting(LoggedCommit::revision).containsExactly(7L);

@@ -125,6 +125,15 @@ public final class FileLocks {
     return new Retained(key, retainEntry(key));
   }
 
+  /**
+   * The number of the last removal through this JVM of the directory of {@code lockFile}, as
+   * {@link Held#removal} gives it, without taking the lock: a reader that opened a view of
+   * what the directory held compares it with the number it saw then.
+   */
+  public static long removal(Path lockFile) {
+    return REMOVALS.getOrDefault(canonical(lockFile), forgottenRemovals);
+  }
+
   /** One attempt; null if the file was replaced between opening and locking it. */
   private static Held tryAcquire(Path lockFile, Duration timeout, long deadline, long since) {
     Path key = canonical(lockFile);
