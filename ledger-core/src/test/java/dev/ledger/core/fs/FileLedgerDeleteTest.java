@@ -89,6 +89,38 @@ class FileLedgerDeleteTest {
     }
   }
 
+  /**
+   * The stale store's next commit comes only after the ledger was created again: the new
+   * lock file often gets the removed one's inode number, so the lock file's key alone cannot
+   * tell the two ledgers apart; the removal is numbered and the stale writer reads afresh.
+   */
+  @Test
+  void aStaleWriterWhoseLedgerWasDeletedAndCreatedAgainIsRefusedNotWrittenToTheOldFiles()
+      throws IOException {
+    Path base = dir.resolve("store");
+    for (int round = 0; round < 20; round++) {
+      String root = "again-" + round;
+      try (FileLedgerStore deleter = FileLedgerStore.open(base, options());
+          FileLedgerStore stale = FileLedgerStore.open(base, options())) {
+        Ledger<Tick> old = stale.ledger(root, Tick.class);
+        commitUpTo(old, 0, 3);
+        assertThat(deleter.delete(root)).isTrue();
+        Ledger<Tick> fresh = deleter.ledger(root, Tick.class);
+        commitUpTo(fresh, 0, 1);
+        int r = round;
+        assertThatThrownBy(() -> old.commit(3, AckingCommitter.state(4)))
+            .as("round %s", r).isInstanceOfSatisfying(RevisionConflictException.class,
+                e -> assertThat(e.actual()).isEqualTo(1));
+        assertThat(fresh.load().revision()).as("round %s", r).isEqualTo(1);
+        assertThat(old.load().revision()).as("round %s", r).isEqualTo(1);
+      }
+    }
+    try (FileLedgerStore reopened = FileLedgerStore.openReadOnly(base)) {
+      VerifyReport report = reopened.verify();
+      assertThat(report.clean()).as("%s", report.findings()).isTrue();
+    }
+  }
+
   @Test
   void aStoreClosingAfterTheLedgerWasDeletedWritesNothing() throws IOException {
     Path base = dir.resolve("store");
