@@ -81,22 +81,7 @@ class CanonicalTreeTest {
 
   private static void assertSameTree(Object value) {
     JsonNode actual = Json.canonicalTree(MAPPER, WRITER, value);
-    JsonNode expected = throughMapper(value);
-    assertThat(actual).isEqualTo(expected);
-    assertThat(Json.text(actual)).isEqualTo(Json.text(expected));
-    assertThat(classes(actual)).isEqualTo(classes(expected));
-  }
-
-  /** The node classes of a tree in document order, for comparing number forms. */
-  private static String classes(JsonNode node) {
-    StringBuilder out = new StringBuilder(node.getClass().getSimpleName());
-    if (node.isObject()) {
-      node.properties().forEach(e -> out.append(' ').append(e.getKey()).append('=')
-          .append(classes(e.getValue())));
-    } else if (node.isArray()) {
-      node.forEach(child -> out.append(" [").append(classes(child)).append(']'));
-    }
-    return out.toString();
+    SameTrees.assertSameTree(actual, throughMapper(value));
   }
 
   @Test

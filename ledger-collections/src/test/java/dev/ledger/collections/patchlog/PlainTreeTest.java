@@ -31,24 +31,6 @@ class PlainTreeTest {
     return Json.withoutNulls(MAPPER.valueToTree(value));
   }
 
-  private static void assertSameTree(JsonNode actual, JsonNode expected) {
-    assertThat(actual).isEqualTo(expected);
-    assertThat(Json.text(actual)).isEqualTo(Json.text(expected));
-    assertThat(classes(actual)).isEqualTo(classes(expected));
-  }
-
-  /** The node classes of a tree in document order, for comparing number forms. */
-  private static String classes(JsonNode node) {
-    StringBuilder out = new StringBuilder(node.getClass().getSimpleName());
-    if (node.isObject()) {
-      node.properties().forEach(e -> out.append(' ').append(e.getKey()).append('=')
-          .append(classes(e.getValue())));
-    } else if (node.isArray()) {
-      node.forEach(child -> out.append(" [").append(classes(child)).append(']'));
-    }
-    return out.toString();
-  }
-
   @Test
   void aTreeIsCopiedAsTheMapperWouldMapItWithoutNullsAndWithParsedNumbers() {
     ObjectNode tree = Json.NODES.objectNode();
@@ -76,7 +58,7 @@ class PlainTreeTest {
 
     JsonNode copy = Json.plainTree(tree);
 
-    assertSameTree(copy, throughMapper(tree));
+    SameTrees.assertSameTree(copy, throughMapper(tree));
     assertThat(copy.has("gone")).isFalse();
     assertThat(copy.get("nested").has("alsoGone")).isFalse();
     assertThat(copy.get("array").get(0).isNull()).isTrue();
@@ -98,8 +80,8 @@ class PlainTreeTest {
 
   @Test
   void stringsAndBooleansMapAsTheMapperMapsThem() {
-    assertSameTree(Json.plainTree("key-1"), throughMapper("key-1"));
-    assertSameTree(Json.plainTree(Boolean.TRUE), throughMapper(Boolean.TRUE));
+    SameTrees.assertSameTree(Json.plainTree("key-1"), throughMapper("key-1"));
+    SameTrees.assertSameTree(Json.plainTree(Boolean.TRUE), throughMapper(Boolean.TRUE));
   }
 
   @Test
@@ -131,7 +113,7 @@ class PlainTreeTest {
     for (int i = 0; i < Json.PLAIN_DEPTH; i++) {
       inner = inner.putObject("n");
     }
-    assertSameTree(Json.plainTree(shallow), throughMapper(shallow));
+    SameTrees.assertSameTree(Json.plainTree(shallow), throughMapper(shallow));
     assertThat(Json.plainTree(deep)).isNull();
     assertThat(Json.plainTree(Json.NODES.arrayNode().add(deep))).isNull();
   }
@@ -189,7 +171,7 @@ class PlainTreeTest {
     JsonNode mapped = patchesOf(LedgerOptions.defaults().withMapper(builder -> { }));
 
     assertThat(copied.size()).isEqualTo(4);
-    assertSameTree(copied, mapped);
+    SameTrees.assertSameTree(copied, mapped);
   }
 
   /** A tree handed out is the caller's: changing it changes neither the view nor the log. */
