@@ -9,8 +9,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * The floor: append a ~300-byte record to one file and {@code force(false)} it, per commit.
- * No revision check, no encoding: what the disk allows for one forced append.
+ * The floor: append a record (300 bytes unless given) to one file and {@code force(false)} it,
+ * per commit. No revision check, no encoding: what the disk allows for one forced append.
  *
  * <p>With {@code preallocated}, the file is first filled with zeros (real blocks, forced), and
  * records overwrite it from the start, wrapping around: the file's size never changes, as with
@@ -19,7 +19,7 @@ import java.util.Arrays;
 final class FloorAppend implements CommitTarget {
   static final int RECORD_BYTES = 300;
   private final FileChannel channel;
-  private final byte[] record = new byte[RECORD_BYTES];
+  private final byte[] record;
   private static final long PREALLOCATED_BYTES = 16L << 20;
   private final boolean preallocated;
   private long end;
@@ -30,7 +30,19 @@ final class FloorAppend implements CommitTarget {
   }
 
   FloorAppend(Path file, boolean preallocated) throws IOException {
+    this(file, preallocated, RECORD_BYTES);
+  }
+
+  /**
+   * A floor writing records of {@code recordBytes} (at most a sixteenth of the preallocated
+   * file), for a commit whose journal record is that long.
+   */
+  FloorAppend(Path file, boolean preallocated, int recordBytes) throws IOException {
+    if (recordBytes < 32 || recordBytes > PREALLOCATED_BYTES / 16) {
+      throw new IllegalArgumentException("record bytes out of range: " + recordBytes);
+    }
     this.preallocated = preallocated;
+    this.record = new byte[recordBytes];
     Files.createDirectories(file.getParent());
     channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.READ);
@@ -49,14 +61,14 @@ final class FloorAppend implements CommitTarget {
       end = 0;
     }
     Arrays.fill(record, (byte) 'x');
-    record[RECORD_BYTES - 1] = '\n';
+    record[record.length - 1] = '\n';
   }
 
   @Override
   public void commit() throws IOException {
     byte[] n = Long.toString(++counter).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     System.arraycopy(n, 0, record, 0, n.length);
-    if (preallocated && end + RECORD_BYTES > PREALLOCATED_BYTES) {
+    if (preallocated && end + record.length > PREALLOCATED_BYTES) {
       end = 0;
     }
     ByteBuffer buffer = ByteBuffer.wrap(record);
