@@ -45,6 +45,7 @@ public final class ColdStartChild {
       case "ledger-64k-small" -> new LargeLedgerTarget(dir.resolve("large"), false);
       case "floor" -> new FloorAppend(dir.resolve("floor/preallocated"), true);
       case "sqlite-full" -> new SqliteTarget(dir.resolve("full.db"), "FULL");
+      case "json-append" -> new JsonAppendTarget(dir.resolve("json/lines"));
       default -> throw new IllegalArgumentException("unknown contender " + kind);
     };
   }

@@ -25,6 +25,7 @@ final class ColdStartScenario {
     KINDS.put("ledger-64k-small", SingleLedgerScenario.LARGE_SMALL);
     KINDS.put("floor", SingleLedgerScenario.FLOOR);
     KINDS.put("sqlite-full", SingleLedgerScenario.SQLITE_FULL);
+    KINDS.put("json-append", SingleLedgerScenario.JSON_APPEND);
   }
 
   private ColdStartScenario() {}

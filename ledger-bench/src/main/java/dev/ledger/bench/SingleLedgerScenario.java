@@ -28,6 +28,8 @@ final class SingleLedgerScenario {
   static final String FLOOR = "floor: overwrite in a preallocated file + force (size "
       + "unchanged)";
   static final String LARGE_SMALL = "ledger, 64 KiB state, small change (SYNC)";
+  static final String JSON_APPEND = "reference: the state and event as one Jackson-encoded"
+      + " line appended to a file, no force (JsonAppendTarget; not a store)";
   private static final String UNFORCED_PROCESS_CPU = "ledger, UNSAFE_NO_SYNC, process CPU per"
       + " commit (alone; GC and JIT threads included)";
   private static final String LARGE_FULL = "ledger, 64 KiB state, full change (SYNC)";
@@ -66,6 +68,7 @@ final class SingleLedgerScenario {
     targets.put(NO_SYNC_METERED, new LedgerTarget(FileLedgerStore.open(
         dir.resolve("ledger-no-sync-metered"), LedgerOptions.defaults()
             .withDurability(Durability.UNSAFE_NO_SYNC).withMeterRegistry(registry)), "run", true));
+    targets.put(JSON_APPEND, new JsonAppendTarget(dir.resolve("json-append/lines")));
     targets.put(MEMORY, new LedgerTarget(InMemoryLedgerStore.create(), "run", true));
     targets.put(MEMORY_METERED, new LedgerTarget(InMemoryLedgerStore.create(
         LedgerOptions.defaults().withMeterRegistry(registry)), "run", true));
