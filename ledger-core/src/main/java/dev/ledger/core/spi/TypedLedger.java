@@ -302,7 +302,7 @@ public final class TypedLedger<S> implements Ledger<S> {
   }
 
   private CommitRequest request(long expectedRevision, S newState, List<EventDraft> drafts) {
-    JsonNode tree = LedgerJson.tree(mapper, newState);
+    JsonNode tree = LedgerJson.sortedTree(mapper, newState);
     int stateBytes = stateSizes.canonicalSize(tree);
     if (stateBytes > options.maxStateBytes()) {
       throw new LimitExceededException(rootId(), "state", options.maxStateBytes(),

@@ -189,6 +189,100 @@ public final class LedgerJson {
   }
 
   /**
+   * {@link #tree(ObjectMapper, Object)} for a value whose canonical form is wanted next (a
+   * ledger's new state): the same checks, failures and canonical bytes, but a
+   * {@code JsonNode} is copied with each object's members in key order, the order its
+   * canonical form and a re-read of it have, in one pass that also makes
+   * {@link #checkDepth}'s checks. {@link #normalizedInPlace} then has no object to build a
+   * second time, where a plain copy of an object whose members are out of order was built
+   * twice (the copy, then the sorted object). Value nodes are shared, as
+   * {@code deepCopy} shares them. Recursion is bounded by {@link #MAX_NESTING_DEPTH}: a
+   * deeper (or cyclic) tree is refused before the stack can overflow.
+   *
+   * @throws IllegalArgumentException as {@link #tree(ObjectMapper, Object)}
+   */
+  public static JsonNode sortedTree(ObjectMapper mapper, Object value) {
+    if (value instanceof JsonNode node) {
+      return sortedCopy(node, 0, MAPPER.getFactory().streamReadConstraints());
+    }
+    return tree(mapper, value);
+  }
+
+  private static JsonNode sortedCopy(JsonNode node, int depth, StreamReadConstraints read) {
+    if (node.isObject()) {
+      checkContainerDepth(depth);
+      int size = node.size();
+      String[] names = new String[size];
+      int count = 0;
+      boolean sorted = true;
+      for (java.util.Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+        String name = it.next();
+        checkNameLength(name, read);
+        if (count > 0 && names[count - 1].compareTo(name) > 0) {
+          sorted = false;
+        }
+        names[count++] = name;
+      }
+      if (!sorted) {
+        java.util.Arrays.sort(names, 0, count);
+      }
+      java.util.Map<String, JsonNode> members =
+          new java.util.LinkedHashMap<>(Math.max(4, (int) (count / 0.75f) + 1));
+      for (int i = 0; i < count; i++) {
+        members.put(names[i], sortedCopy(node.get(names[i]), depth + 1, read));
+      }
+      return new com.fasterxml.jackson.databind.node.ObjectNode(
+          com.fasterxml.jackson.databind.node.JsonNodeFactory.instance, members);
+    }
+    if (node.isArray()) {
+      checkContainerDepth(depth);
+      com.fasterxml.jackson.databind.node.ArrayNode copy =
+          new com.fasterxml.jackson.databind.node.ArrayNode(
+              com.fasterxml.jackson.databind.node.JsonNodeFactory.instance, node.size());
+      for (JsonNode item : node) {
+        copy.add(sortedCopy(item, depth + 1, read));
+      }
+      return copy;
+    }
+    checkLeaf(node, read);
+    return node.deepCopy();
+  }
+
+  private static void checkContainerDepth(int depth) {
+    if (depth + 1 > MAX_NESTING_DEPTH) {
+      throw new IllegalArgumentException("JSON nesting depth exceeds the maximum of "
+          + MAX_NESTING_DEPTH);
+    }
+  }
+
+  private static void checkNameLength(String name, StreamReadConstraints read) {
+    int length = name.length();
+    if (length > read.getMaxNameLength()) {
+      throw new IllegalArgumentException("JSON field name of " + length
+          + " characters exceeds the maximum of " + read.getMaxNameLength());
+    }
+  }
+
+  private static void checkLeaf(JsonNode current, StreamReadConstraints read) {
+    if (current.isTextual()) {
+      if (current.textValue().length() > read.getMaxStringLength()) {
+        throw new IllegalArgumentException("JSON string of " + current.textValue().length()
+            + " characters exceeds the maximum of " + read.getMaxStringLength());
+      }
+    } else if (current.isBigInteger() || current.isBigDecimal()) {
+      // Digits from the bit length: toString() of a huge number is itself quadratic.
+      java.math.BigInteger unscaled = current.isBigInteger() ? current.bigIntegerValue()
+          : current.decimalValue().unscaledValue();
+      long digits = (long) (unscaled.bitLength() * 0.30103) + 1;
+      // The written form may add a sign, a point and an exponent: keep a margin.
+      if (digits > read.getMaxNumberLength() - 16) {
+        throw new IllegalArgumentException("JSON number of about " + digits
+            + " digits exceeds the maximum of " + (read.getMaxNumberLength() - 16));
+      }
+    }
+  }
+
+  /**
    * Returns {@code node} if it can be read back once written: nested at most
    * {@link #MAX_NESTING_DEPTH} deep, and no string, field name or number longer than the
    * reader accepts (Jackson's {@link StreamReadConstraints} defaults: 20,000,000 characters
@@ -209,38 +303,18 @@ public final class LedgerJson {
       JsonNode current = nodes.pop();
       int depth = depths.pop();
       if (current.isContainerNode()) {
-        if (depth + 1 > MAX_NESTING_DEPTH) {
-          throw new IllegalArgumentException("JSON nesting depth exceeds the maximum of "
-              + MAX_NESTING_DEPTH);
-        }
+        checkContainerDepth(depth);
         if (current.isObject()) {
           for (java.util.Iterator<String> names = current.fieldNames(); names.hasNext(); ) {
-            int length = names.next().length();
-            if (length > read.getMaxNameLength()) {
-              throw new IllegalArgumentException("JSON field name of " + length
-                  + " characters exceeds the maximum of " + read.getMaxNameLength());
-            }
+            checkNameLength(names.next(), read);
           }
         }
         for (JsonNode child : current) {
           nodes.push(child);
           depths.push(depth + 1);
         }
-      } else if (current.isTextual()) {
-        if (current.textValue().length() > read.getMaxStringLength()) {
-          throw new IllegalArgumentException("JSON string of " + current.textValue().length()
-              + " characters exceeds the maximum of " + read.getMaxStringLength());
-        }
-      } else if (current.isBigInteger() || current.isBigDecimal()) {
-        // Digits from the bit length: toString() of a huge number is itself quadratic.
-        java.math.BigInteger unscaled = current.isBigInteger() ? current.bigIntegerValue()
-            : current.decimalValue().unscaledValue();
-        long digits = (long) (unscaled.bitLength() * 0.30103) + 1;
-        // The written form may add a sign, a point and an exponent: keep a margin.
-        if (digits > read.getMaxNumberLength() - 16) {
-          throw new IllegalArgumentException("JSON number of about " + digits
-              + " digits exceeds the maximum of " + (read.getMaxNumberLength() - 16));
-        }
+      } else {
+        checkLeaf(current, read);
       }
     }
     return node;

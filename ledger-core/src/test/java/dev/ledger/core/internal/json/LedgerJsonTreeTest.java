@@ -52,6 +52,106 @@ class LedgerJsonTreeTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void aSortedTreeHasTheCanonicalFormAndNormalFormOfTheCopy(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    ObjectMapper mapper = LedgerJson.mapper();
+    for (int i = 0; i < 2000; i++) {
+      Object value = random.nextBoolean() ? map(random, 4) : list(random, 4);
+      JsonNode given = mapper.valueToTree(value);
+      shuffleMembers(given, random);
+      if (random.nextInt(4) == 0) {
+        addOddNumbers(given, random);
+      }
+      String before = describe(given);
+      JsonNode copied = LedgerJson.tree(mapper, given);
+      JsonNode sorted = LedgerJson.sortedTree(mapper, given);
+      assertThat(describe(given)).as("%s case %s: the caller's tree is untouched", seed, i)
+          .isEqualTo(before);
+      assertThat(sorted).as("%s case %s: a copy", seed, i).isNotSameAs(given);
+      assertThat(LedgerJson.canonical(sorted)).as("%s case %s: %s", seed, i, given)
+          .isEqualTo(LedgerJson.canonical(copied));
+      String order = names(sorted);
+      JsonNode expected = LedgerJson.normalizedInPlace(copied);
+      assertThat(order).as("%s case %s: members already in the normal form's order", seed, i)
+          .isEqualTo(names(expected != null ? expected : LedgerJson.mapper().readTree(
+              LedgerJson.canonical(copied))));
+      JsonNode actual = LedgerJson.normalizedInPlace(sorted);
+      assertThat(actual == null ? "null" : describe(actual)).as("%s case %s: %s", seed, i, given)
+          .isEqualTo(expected == null ? "null" : describe(expected));
+    }
+  }
+
+  @Test
+  void aSortedTreeRefusesWhatTheReaderWouldWithTheSameMessage() {
+    com.fasterxml.jackson.databind.node.ArrayNode deep = LedgerJson.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode inner = deep;
+    for (int i = 0; i < LedgerJson.MAX_NESTING_DEPTH; i++) {
+      inner = inner.addArray();
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode cyclic = LedgerJson.mapper().createObjectNode();
+    cyclic.set("self", cyclic);
+    String longText = "x".repeat(LedgerJson.mapper().getFactory().streamReadConstraints()
+        .getMaxStringLength() + 1);
+    com.fasterxml.jackson.databind.node.ObjectNode longString =
+        LedgerJson.mapper().createObjectNode().put("b", 1).put("a", longText);
+    com.fasterxml.jackson.databind.node.ObjectNode longName = LedgerJson.mapper()
+        .createObjectNode();
+    longName.putObject("z").put("y".repeat(LedgerJson.mapper().getFactory()
+        .streamReadConstraints().getMaxNameLength() + 1), 1);
+    com.fasterxml.jackson.databind.node.ObjectNode hugeNumber = LedgerJson.mapper()
+        .createObjectNode().put("n", java.math.BigInteger.TEN.pow(1200));
+    for (JsonNode bad : List.of(deep, cyclic, longString, longName, hugeNumber)) {
+      Throwable expected = org.assertj.core.api.Assertions.catchThrowable(
+          () -> LedgerJson.tree(LedgerJson.mapper(), bad));
+      assertThat(expected).isInstanceOf(IllegalArgumentException.class);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> LedgerJson.sortedTree(LedgerJson.mapper(), bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(expected.getMessage());
+    }
+  }
+
+  /** The member names of every object, depth first, in their order. */
+  private static String names(JsonNode node) {
+    StringBuilder out = new StringBuilder();
+    if (node.isObject()) {
+      node.properties().forEach(e -> out.append(e.getKey()).append('{')
+          .append(names(e.getValue())).append('}'));
+    } else if (node.isArray()) {
+      node.forEach(item -> out.append('[').append(names(item)).append(']'));
+    }
+    return out.toString();
+  }
+
+  /** Reinserts every object's members in a random order, recursively. */
+  private static void shuffleMembers(JsonNode node, Random random) {
+    if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+      List<Map.Entry<String, JsonNode>> members = new ArrayList<>();
+      object.properties().forEach(e -> members.add(Map.entry(e.getKey(), e.getValue())));
+      Collections.shuffle(members, random);
+      object.removeAll();
+      for (Map.Entry<String, JsonNode> member : members) {
+        shuffleMembers(member.getValue(), random);
+        object.set(member.getKey(), member.getValue());
+      }
+    } else if (node.isArray()) {
+      node.forEach(item -> shuffleMembers(item, random));
+    }
+  }
+
+  /** Adds numbers that normalize to another node class, or not at all (a double, NaN). */
+  private static void addOddNumbers(JsonNode node, Random random) {
+    if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+      object.put("zLong", (long) random.nextInt(1000));
+      object.put("bBig", java.math.BigInteger.valueOf(random.nextLong()));
+      object.put("dDouble", random.nextInt(3) == 0 ? Double.NaN : random.nextDouble());
+    } else if (node instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+      array.add((long) random.nextInt());
+      array.add(java.math.BigInteger.ONE.shiftLeft(70));
+    }
+  }
+
   private static Map<String, Object> map(Random random, int depth) {
     Map<String, Object> map = switch (random.nextInt(4)) {
       case 0 -> new HashMap<>();
