@@ -1230,7 +1230,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       reader.clearCache();
       forgetMark();
       // Let go of the kept channel first, so that releasing this last lock clears the holder
-      // line and closes it: an unheld lock file is empty.
+      // line and closes it: a closed store's lock file is empty.
       releaseLockChannel();
       if (held != null) {
         held.close();
@@ -1270,9 +1270,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
       endProbe.release(); // the mark stays; its checks open the segment for each read
       return true;
     } finally {
-      // As in close: the kept channel goes first, so that this release empties the lock file.
+      // The kept channel goes first, so that this release closes the lock file. Unlike close,
+      // it leaves this process's holder line: the next commit here finds it and writes
+      // nothing, where emptying and rewriting it made two lock-file size changes per round
+      // trip, riding the fdatasync of the commits that parked and unparked it.
       releaseLockChannel();
-      held.close();
+      held.closeKeepingHolderLine();
     }
   }
 
