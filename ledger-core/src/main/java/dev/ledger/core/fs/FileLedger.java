@@ -492,6 +492,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.segment = revision;
         t.end = 0;
         t.allocated = 0;
+        t.allocatedExact = true;
         created = true;
       }
       SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line), t.end);
@@ -565,6 +566,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
           if (!rolled && (next == END_OF_FILE || next == 0)) {
             if (next == END_OF_FILE) {
               t.allocated = t.end; // another store in this or another process trimmed it
+              t.allocatedExact = true;
+            } else {
+              t.allocatedExact = false; // zeros, perhaps more than this writer's
             }
             return current(t);
           }
@@ -722,6 +726,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       size = -1;
     }
     t.allocated = size >= 0 ? size : t.channel.size();
+    t.allocatedExact = true;
   }
 
   /**
@@ -810,6 +815,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     }
     t.trimUnforced = false;
     t.allocated = t.end;
+    t.allocatedExact = true;
     return forced;
   }
 
@@ -821,11 +827,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * {@link #trimPreallocated}), so a full segment never keeps zeros before the next one.
    */
   private void trimForParking(Tail t) throws IOException {
-    if (t.channel.size() > t.end) {
+    // The size this writer tracked, when it is exact: an fstat here runs between the
+    // committing writer's write and its fdatasync, where it costs more than its own time.
+    long size = t.allocatedExact ? t.allocated : t.channel.size();
+    if (size > t.end) {
       t.channel.truncate(t.end);
       t.trimUnforced = sync;
     }
     t.allocated = t.end;
+    t.allocatedExact = true;
   }
 
   private void tryCheckpoint(Tail t) {
@@ -1230,7 +1240,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       reader.clearCache();
       forgetMark();
       // Let go of the kept channel first, so that releasing this last lock clears the holder
-      // line and closes it: an unheld lock file is empty.
+      // line and closes it: a closed store's lock file is empty.
       releaseLockChannel();
       if (held != null) {
         held.close();
@@ -1270,9 +1280,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
       endProbe.release(); // the mark stays; its checks open the segment for each read
       return true;
     } finally {
-      // As in close: the kept channel goes first, so that this release empties the lock file.
+      // The kept channel goes first, so that this release closes the lock file. Unlike close,
+      // it leaves this process's holder line: the next commit here finds it and writes
+      // nothing, where emptying and rewriting it made two lock-file size changes per round
+      // trip, riding the fdatasync of the commits that parked and unparked it.
       releaseLockChannel();
-      held.close();
+      held.closeKeepingHolderLine();
     }
   }
 
@@ -1419,6 +1432,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
       return null;
     }
     t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
+    t.allocatedExact = false; // until that probe
     t.window = 0; // its next commit extends the file by its record alone (see preallocate)
     return t;
   }

@@ -51,6 +51,13 @@ final class Tail {
   FileChannel channel;
   /** The size of {@link #segment}'s file as the writer last saw it; beyond {@link #end}, zeros. */
   long allocated;
+  /**
+   * Whether {@link #allocated} is the file's size, not only what this writer assumed of it:
+   * false once the writer saw zeros after {@link #end} that it may not have written (a probe
+   * of a tail another writer used meanwhile) until it reads the size or cuts the zeros
+   * (writer only; see FileLedger.trimForParking).
+   */
+  boolean allocatedExact;
   /** Whether the writer closed {@link #channel} while idle (see FileLedger.park). */
   boolean parked;
   /** Whether parking cut zeros of {@link #segment} without forcing the cut (writer only). */

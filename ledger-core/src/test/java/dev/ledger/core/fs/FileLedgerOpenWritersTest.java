@@ -172,6 +172,31 @@ class FileLedgerOpenWritersTest {
   }
 
   @Test
+  void aParkedLedgerKeepsItsHolderLineSoItsNextCommitLeavesTheLockFileAlone() throws Exception {
+    Path base = dir.resolve("store");
+    Path lockA = base.resolve("ledgers").resolve("a").resolve(".lock");
+    Path lockB = base.resolve("ledgers").resolve("b").resolve(".lock");
+    String pid = "pid=" + ProcessHandle.current().pid() + " ";
+    try (FileLedgerStore store = FileLedgerStore.open(base, options().withOpenWriterLimit(1))) {
+      Ledger<Counter> a = store.ledger("a", Counter.class);
+      a.commit(Ledger.NO_REVISION, new Counter(0));
+      // Committing "b" parks "a": its channels are closed, its holder line stays.
+      store.ledger("b", Counter.class).commit(Ledger.NO_REVISION, new Counter(0));
+      String line = Files.readString(lockA);
+      assertThat(line).as("parked ledger's lock file").startsWith(pid).endsWith("\n");
+      java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(lockA);
+      a.update(c -> Change.to(c.increment(), Counter.incremented("w", 0)));
+      assertThat(Files.readString(lockA)).isEqualTo(line);
+      assertThat(Files.getLastModifiedTime(lockA)).as("lock file of a unparked ledger written")
+          .isEqualTo(modified);
+      assertThat(Files.readString(lockB)).as("lock file of b, parked by a").startsWith(pid);
+      Counter.assertLandedExactlyOnce(a, 1);
+    }
+    assertThat(Files.size(lockA)).as("lock file of a once the store closed").isZero();
+    assertThat(Files.size(lockB)).as("lock file of b once the store closed").isZero();
+  }
+
+  @Test
   void theLimitIsValidated() {
     assertThatThrownBy(() -> LedgerOptions.defaults().withOpenWriterLimit(0))
         .isInstanceOf(IllegalArgumentException.class)

@@ -42,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The lock file names its last acquirer in one line ({@code pid=... host=... jvm=...});
  * an acquirer rewrites it only when it names another process, and a waiter that times out
- * reports it. The last user in a JVM empties it (so a lock file no one uses is empty). The
+ * reports it. The last user in a JVM empties it (so a closed store's lock files are empty),
+ * unless it releases with {@link Held#closeKeepingHolderLine} (an idle writer parked). The
  * file itself is never deleted: deleting it would let two processes lock two different
  * inodes under one name; an acquirer checks after locking, and a writer again before its
  * commit point, that the name still refers to the file it locked.
@@ -507,9 +508,9 @@ public final class FileLocks {
      * {@link #acquisition()} of this JVM) was released, with no other holder in between: no
      * other acquisition of the lock in this JVM came between them, and the lock file still
      * held this process's holder line when this one took it. Every acquirer, in any process,
-     * writes its own line (or finds it) before it returns, and the last user in a process
-     * empties the file, so another process's acquisition in between leaves the file without
-     * this line. A writer that left its files consistent under {@code earlier} then knows
+     * writes its own line (or finds it) before it returns, and leaves it or empties the file
+     * when it goes, so another process's acquisition in between leaves the file without this
+     * line. A writer that left its files consistent under {@code earlier} then knows
      * that nobody who takes this lock changed them since. Costs nothing: the line is read
      * while the lock is taken. It says nothing of writers that ignore the lock, or of a file
      * replaced under its name ({@link #verify} checks that).
@@ -599,20 +600,40 @@ public final class FileLocks {
     /**
      * Releases the lock. Never throws: by the time a lock is released the work it guarded is
      * done (a commit is durable or was refused), and a failure here must not turn that
-     * outcome into an error. The last user in this JVM clears the holder line (so an unheld
-     * lock file is empty) and closes the channel; while a {@link Retained} keeps the channel,
+     * outcome into an error. The last user in this JVM clears the holder line (so a closed
+     * store's lock file is empty) and closes the channel; while a {@link Retained} keeps the channel,
      * the line stays for the next acquisition. If releasing the OS lock fails, closing the
      * channel releases it. Failures are logged.
      */
     @Override
     public void close() {
+      close(false);
+    }
+
+    /**
+     * As {@link #close}, but a last user leaves this process's holder line in the lock file
+     * instead of emptying it: for a writer that lets go of its files while idle (parking),
+     * whose next acquisition in this JVM then finds its line and writes nothing. Emptying the
+     * file and writing the line again changed the lock file's size twice per round trip, two
+     * inode changes that rode the next {@code fdatasync}'s file-system journal commit. The
+     * line names a process that no longer holds the lock; another acquirer, in any process,
+     * replaces it as it replaces any other process's line, so it never counts as
+     * {@linkplain #undisturbedSince undisturbed} (this JVM's numbering of the lock starts over
+     * once its last user leaves). A closed store still empties its lock files ({@link #close}).
+     * Never throws, as {@link #close}.
+     */
+    public void closeKeepingHolderLine() {
+      close(true);
+    }
+
+    private void close(boolean keepLine) {
       if (closed) {
         return;
       }
       closed = true;
       IOException failure = null;
       FileChannel channel = entry.channel;
-      if (entry.users == 1 && channel != null) {
+      if (!keepLine && entry.users == 1 && channel != null) {
         try {
           channel.truncate(0);
         } catch (IOException e) {
