@@ -91,7 +91,11 @@ final class EventArrayScanner {
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGH = 0x8080808080808080L;
 
+  private static final int NAMES = 64;
+
   private final byte[] b;
+  /** Payload keys read in this record, by a hash of their length and first byte. */
+  private final String[] names = new String[NAMES];
   private final int limit;
   private final boolean trees;
   private int p;
@@ -330,7 +334,7 @@ final class EventArrayScanner {
       need(':');
       JsonNode value = value(depth);
       if (trees) {
-        node.set(new String(b, from, length, StandardCharsets.ISO_8859_1), value);
+        node.set(name(from, length), value);
       }
       byte c = next();
       if (c == '}') {
@@ -407,6 +411,27 @@ final class EventArrayScanner {
 
   private static boolean hasZeroByte(long word) {
     return ((word - ONES) & ~word & HIGH) != 0;
+  }
+
+  /**
+   * A payload key as a string: the same string as the last key of that length and first byte
+   * if it has the same bytes (payloads of one record mostly repeat their keys).
+   */
+  private String name(int from, int length) {
+    int slot = (length * 31 + (length == 0 ? 0 : b[from])) & (NAMES - 1);
+    String last = names[slot];
+    if (last != null && last.length() == length) {
+      boolean equal = true;
+      for (int i = 0; i < length && equal; i++) {
+        equal = b[from + i] == last.charAt(i);
+      }
+      if (equal) {
+        return last;
+      }
+    }
+    String name = new String(b, from, length, StandardCharsets.ISO_8859_1);
+    names[slot] = name;
+    return name;
   }
 
   /** The string that {@link #string} just read, from {@code from}. */
