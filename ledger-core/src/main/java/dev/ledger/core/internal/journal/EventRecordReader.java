@@ -29,7 +29,9 @@ import java.util.List;
  * exactly as it does there. Duplicate keys are refused as there: by the shell for the
  * record's keys, by this reader for the events' keys, by the tree builders for payloads. Payload trees are built
  * straight from the parser ({@link PayloadTrees}); a record with a payload the builder leaves
- * to the mapper (a float, a repeated key) is read again with the mapper's tree reader.
+ * to the mapper (a float, a repeated key) is read again with the mapper's tree reader. A
+ * record whose events array is in the subset {@link EventArrayScanner} reads has its events
+ * and payload trees read straight from the bytes, and only the rest parsed as above.
  */
 public final class EventRecordReader {
   /** Builds payload trees; a repeated key in a payload fails as it does in a full decode. */
@@ -50,12 +52,28 @@ public final class EventRecordReader {
    */
   public static CommitRecord decode(byte[] line, int length) {
     int bodyLength = JournalLine.checkFrame(line, length);
+    EventArrayScanner.Events scanned = EventArrayScanner.scan(line, JournalLine.PREFIX,
+        bodyLength, true);
+    if (scanned != null) {
+      // The events and their payloads read from the bytes; the shell parsed as below with the
+      // array cut out. Anything it does not accept is answered by the whole line's reading.
+      byte[] shell = EventArrayScanner.withoutEvents(line, JournalLine.PREFIX, bodyLength,
+          scanned);
+      try {
+        CommitRecord record = read(shell, 0, shell.length, false, scanned.events());
+        if (record != null) {
+          return record;
+        }
+      } catch (IOException | RuntimeException e) {
+        // read the whole line below
+      }
+    }
     try {
       CommitRecord record;
       try {
-        record = read(line, JournalLine.PREFIX, bodyLength, false);
+        record = read(line, JournalLine.PREFIX, bodyLength, false, null);
       } catch (PayloadTrees.Unsupported e) {
-        record = read(line, JournalLine.PREFIX, bodyLength, true);
+        record = read(line, JournalLine.PREFIX, bodyLength, true, null);
       }
       if (record != null) {
         return record;
@@ -71,12 +89,12 @@ public final class EventRecordReader {
    * Payloads are built by {@link PayloadTrees}, or with {@code byReader} by the mapper's tree
    * reader (for a record where the builder threw {@link PayloadTrees.Unsupported}).
    */
-  private static CommitRecord read(byte[] bytes, int offset, int length, boolean byReader)
-      throws IOException {
+  private static CommitRecord read(byte[] bytes, int offset, int length, boolean byReader,
+      List<EventArrayScanner.Scanned> scanned) throws IOException {
     try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
       // Keys are checked by the shell, each once; payload trees check theirs as they are built.
       in.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-      Parts parts = new Parts(byReader);
+      Parts parts = new Parts(byReader, scanned);
       RecordShell shell = RecordShell.read(in, parts);
       if (shell == null) {
         return null;
@@ -96,16 +114,30 @@ public final class EventRecordReader {
   /** Builds the events; steps over the state or patch. */
   private static final class Parts implements RecordShell.Parts {
     private final boolean byReader;
+    /** The events read apart (the array in the bytes is then empty), or null. */
+    private final List<EventArrayScanner.Scanned> scanned;
     private List<Draft> drafts;
 
-    Parts(boolean byReader) {
+    Parts(boolean byReader, List<EventArrayScanner.Scanned> scanned) {
       this.byReader = byReader;
+      this.scanned = scanned;
     }
 
     @Override
     public boolean events(JsonParser in, RecordShell shell) throws IOException {
       drafts = EventRecordReader.events(in, shell.committedAtText, shell.committedAt, byReader);
-      return drafts != null;
+      if (drafts == null || scanned == null) {
+        return drafts != null;
+      }
+      if (!drafts.isEmpty()) {
+        return false;
+      }
+      drafts = new ArrayList<>(scanned.size());
+      for (EventArrayScanner.Scanned e : scanned) {
+        drafts.add(new Draft(e.id(), e.sequence(), e.type(), e.occurredAt(), e.payload(),
+            e.commandId(), e.operationId()));
+      }
+      return true;
     }
 
     @Override

@@ -196,6 +196,22 @@ public final class JournalLine {
    */
   public static CommitRecord decodeWithoutPayloads(byte[] line, int length) {
     int bodyLength = checkFrame(line, length);
+    EventArrayScanner.Events scanned = EventArrayScanner.scan(line, PREFIX, bodyLength, false);
+    if (scanned != null) {
+      // The events checked and read from the bytes; the record's own keys and its state or
+      // patch read by the shell's streaming reader from the record with the array cut out.
+      // Anything outside what those accept is answered by the whole line's decoding below,
+      // message and all.
+      byte[] shell = EventArrayScanner.withoutEvents(line, PREFIX, bodyLength, scanned);
+      try {
+        CommitRecord record = PatchRecordReader.read(shell, 0, shell.length, scanned.events());
+        if (record != null) {
+          return record;
+        }
+      } catch (IOException | RuntimeException e) {
+        // decode the whole line
+      }
+    }
     try {
       return PayloadSkippingReader.read(line, PREFIX, bodyLength);
     } catch (IOException | IllegalArgumentException e) {

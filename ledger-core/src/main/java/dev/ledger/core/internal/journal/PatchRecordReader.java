@@ -55,11 +55,35 @@ public final class PatchRecordReader {
 
   /** The record, or null if the bytes are not a record in the shape this library writes. */
   private static CommitRecord read(byte[] bytes, int offset, int length) throws IOException {
+    return read(bytes, offset, length, null);
+  }
+
+  /**
+   * As {@link #read(byte[], int, int)}, for a record whose events were read apart
+   * ({@link EventArrayScanner}) and whose {@code events} array in the bytes is empty: the
+   * record holds {@code scanned} as its events (null: placeholders, counted in the bytes).
+   * For verify, which needs the events checked and counted and the state or patch built.
+   */
+  static CommitRecord read(byte[] bytes, int offset, int length,
+      List<EventArrayScanner.Scanned> scanned) throws IOException {
     try (JsonParser in = LedgerJson.treeParser(bytes, offset, length)) {
       Parts parts = new Parts();
       RecordShell shell = RecordShell.read(in, parts);
       if (shell == null) {
         return null;
+      }
+      if (scanned != null) {
+        if (parts.events != 0) {
+          return null;
+        }
+        List<Event> events = new ArrayList<>(scanned.size());
+        for (EventArrayScanner.Scanned e : scanned) {
+          events.add(new Event(e.id(), shell.root, e.sequence(), shell.revision, e.type(),
+              e.occurredAt(), e.payload(), e.commandId(), e.operationId()));
+        }
+        return new CommitRecord(shell.format, shell.root, shell.revision, shell.committedAt,
+            shell.firstSequence, events, shell.commandId, shell.commandDigest,
+            shell.stateVersion, parts.state, parts.patch);
       }
       List<Event> placeholders = new ArrayList<>(parts.events);
       for (int i = 0; i < parts.events; i++) {

@@ -25,6 +25,8 @@ import java.util.List;
  * (skipped token by token, duplicate keys refused) and given as {@link NullNode}. For
  * {@code verify()}, whose cost is otherwise the events: a record of 100 events is nearly all
  * events, and verify needs their count, sequences and well-formedness, never their payloads.
+ * Verify reads most lines with {@link EventArrayScanner} instead; this reader decides the
+ * lines the scan leaves to it (outside its subset), so their findings read as they did.
  *
  * <p>Duplicate keys are refused everywhere, as the strict mapper refuses them, but without the
  * parser's detector (a hash set per object): a bit per key in an event, a look-up in the
