@@ -375,7 +375,11 @@ public final class CollectionRunRegistry implements RunRegistry {
     Preconditions.checkNotNull(details, "details");
     ObjectNode eventDetails = JsonNodeFactory.instance.objectNode();
     eventDetails.setAll((ObjectNode) details.extra());
-    checkSize("details", eventDetails, MAX_DETAILS_BYTES);
+    if (!eventDetails.isEmpty()) {
+      // "{}" is within any limit; most transitions carry no extra details, and serializing
+      // them only to measure them was ~3% of a transition's CPU.
+      checkSize("details", eventDetails, MAX_DETAILS_BYTES);
+    }
     if (details.returnCode() != null) {
       eventDetails.put("returnCode", details.returnCode());
     }
