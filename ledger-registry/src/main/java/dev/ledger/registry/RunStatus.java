@@ -35,6 +35,13 @@ public enum RunStatus {
   /** The job's owner disappeared and nobody knows how it ended (terminal). */
   @JsonProperty("orphaned") ORPHANED;
 
+  /** The wire name, computed once: a transition reads it several times. */
+  private final String wireName;
+
+  RunStatus() {
+    wireName = name().toLowerCase(Locale.ROOT);
+  }
+
   /** Timestamp field stamped on the first entry to {@link #RUNNING}. */
   public static final String STARTED_AT = "startedAt";
   /** Timestamp field stamped on entering any terminal state. */
@@ -70,7 +77,7 @@ public enum RunStatus {
    * @return the wire name
    */
   public String wireName() {
-    return name().toLowerCase(Locale.ROOT);
+    return wireName;
   }
 
   /**
