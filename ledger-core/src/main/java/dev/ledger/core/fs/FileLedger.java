@@ -1253,8 +1253,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * waiting, catches up with other processes' commits if any, cuts the preallocated zeros (as
    * {@link #close} does, but without a force: see {@link #trimForParking}), closes the
    * segment channel and lets go of the kept lock-file channel. The tail stays in memory,
-   * marked parked, so the next commit reopens its segment and checks that nothing was
-   * written after it (see {@link #unpark}) instead of replaying the journal. No checkpoint
+   * marked parked, so the next commit reopens its segment and checks that it is still the
+   * segment it parked on (its first record's checksum) and that nothing was written after
+   * it (see {@link #unpark}) instead of replaying the journal. No checkpoint
    * is written: commits since the last one stay where a crash would leave them, in the
    * journal.
    *
@@ -1328,13 +1329,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
     Object key = held.lockedFileKey();
     long removal = held.removal();
     if (tail != null && (!Objects.equals(key, tailLockKey) || removal != tailRemoval)) {
-      LOG.info("Ledger '{}': its directory was replaced since this store last wrote; "
-          + "reading it afresh", root);
-      closeChannel(tail);
-      tail = null;
-      reader.clearCache();
-      forgetMark();
-      patchEnd = null;
+      forgetReplaced();
     }
     tailLockKey = key;
     tailRemoval = removal;
@@ -1399,6 +1394,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
         Tail current = currentTail();
         if (current.channel != null) {
           trimForParking(current);
+          current.parkedFirstChecksum = current.end == 0 ? null
+              : JournalLine.firstChecksum(current.channel);
         }
         t = current;
       }
@@ -1429,6 +1426,17 @@ final class FileLedger implements LedgerBackend, PatchLog {
           StandardOpenOption.WRITE));
     } catch (java.nio.file.NoSuchFileException e) {
       tail = null;
+      return null;
+    }
+    // The ledger may have been deleted and created again by another process meanwhile, its
+    // new lock file taking the old one's identity (the file system reuses a freed inode), so
+    // that the lock's check of the file passed: a segment whose first record is not the one
+    // this writer parked on is another ledger's, whatever lies at this writer's end. Recover
+    // from the files.
+    byte[] first = t.parkedFirstChecksum;
+    t.parkedFirstChecksum = null;
+    if (first != null && !java.util.Arrays.equals(first, JournalLine.firstChecksum(t.channel))) {
+      forgetReplaced();
       return null;
     }
     t.allocated = t.end; // parked trimmed it; zeros another writer added are found by the probe
@@ -1469,6 +1477,20 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * Closes {@code t}'s segment channel, after forcing what this store wrote to it and has not
    * forced yet (its writers may be waiting for that force).
    */
+  /**
+   * Drops the tail and everything read from the ledger's files: they are another ledger's now
+   * (the ledger was removed and perhaps created again since this store last wrote it).
+   */
+  private void forgetReplaced() {
+    LOG.info("Ledger '{}': its directory was replaced since this store last wrote; "
+        + "reading it afresh", root);
+    closeChannel(tail);
+    tail = null;
+    reader.clearCache();
+    forgetMark();
+    patchEnd = null;
+  }
+
   private void closeChannel(Tail t) {
     if (t.channel != null) {
       forces.settle(t.channel);

@@ -60,6 +60,13 @@ final class Tail {
   boolean allocatedExact;
   /** Whether the writer closed {@link #channel} while idle (see FileLedger.park). */
   boolean parked;
+  /**
+   * The checksum digits of the first record of {@link #segment} as the writer saw them when it
+   * parked ({@link dev.ledger.core.internal.journal.JournalLine#firstChecksum}), or null if the segment had no record: what
+   * tells the writer, when it comes back, that the segment is still the one it parked
+   * (writer only; see FileLedger.unpark).
+   */
+  byte[] parkedFirstChecksum;
   /** Whether parking cut zeros of {@link #segment} without forcing the cut (writer only). */
   boolean trimUnforced;
   /**

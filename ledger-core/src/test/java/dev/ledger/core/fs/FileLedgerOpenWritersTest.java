@@ -196,6 +196,64 @@ class FileLedgerOpenWritersTest {
     assertThat(Files.size(lockB)).as("lock file of b once the store closed").isZero();
   }
 
+  /**
+   * Another process deleted the parked ledger and created it again, and the new lock file got
+   * the removed one's identity (here: the lock file is kept and every other file replaced by
+   * another ledger's of the same revision and the same sizes, which is what the parked writer
+   * sees when the file system reuses the inode). The writer must read the new ledger, not
+   * append a patch computed against the state it cached of the old one.
+   */
+  @Test
+  void aParkedLedgerDeletedAndCreatedAgainElsewhereIsReadAfreshEvenIfItsLockFileLooksTheSame()
+      throws IOException {
+    java.time.Clock clock = java.time.Clock.fixed(java.time.Instant.parse(
+        "2026-12-01T10:00:00.123Z"), java.time.ZoneOffset.UTC);
+    LedgerOptions fixed = options().withOpenWriterLimit(1).withClock(clock);
+    Path base = dir.resolve("store");
+    Path donor = dir.resolve("donor");
+    com.fasterxml.jackson.databind.node.JsonNodeFactory json =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+    try (FileLedgerStore other = FileLedgerStore.open(donor, fixed)) {
+      Ledger<com.fasterxml.jackson.databind.JsonNode> a =
+          other.ledger("a", com.fasterxml.jackson.databind.JsonNode.class);
+      for (int r = 1; r <= 2; r++) {
+        a.commit(r - 1, json.objectNode().put("owner", "donor!").put("n", r));
+      }
+    }
+    try (FileLedgerStore store = FileLedgerStore.open(base, fixed)) {
+      Ledger<com.fasterxml.jackson.databind.JsonNode> a =
+          store.ledger("a", com.fasterxml.jackson.databind.JsonNode.class);
+      for (int r = 1; r <= 2; r++) {
+        a.commit(r - 1, json.objectNode().put("owner", "parent").put("n", r));
+      }
+      // Committing "b" parks "a": its channels are closed, its tail and state stay cached.
+      store.ledger("b", Counter.class).commit(Ledger.NO_REVISION, new Counter(0));
+      Path ledger = base.resolve("ledgers").resolve("a");
+      Path replacement = donor.resolve("ledgers").resolve("a");
+      try (Stream<Path> files = Files.walk(replacement)) {
+        for (Path source : (Iterable<Path>) files::iterator) {
+          Path target = ledger.resolve(replacement.relativize(source).toString());
+          if (Files.isDirectory(source)) {
+            Files.createDirectories(target);
+          } else if (!source.getFileName().toString().equals(".lock")) {
+            if (source.getFileName().toString().endsWith(".jsonl")) {
+              assertThat(Files.size(target)).as("journal segment %s", target)
+                  .isEqualTo(Files.size(source));
+            }
+            Files.copy(source, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+      a.commit(2, json.objectNode().put("owner", "parent").put("n", 3));
+    }
+    try (FileLedgerStore reopened = FileLedgerStore.openReadOnly(base)) {
+      assertThat(reopened.ledger("a", com.fasterxml.jackson.databind.JsonNode.class).load()
+          .state()).isEqualTo(json.objectNode().put("owner", "parent").put("n", 3));
+      dev.ledger.core.VerifyReport report = reopened.verify();
+      assertThat(report.clean()).as("%s", report.findings()).isTrue();
+    }
+  }
+
   @Test
   void theLimitIsValidated() {
     assertThatThrownBy(() -> LedgerOptions.defaults().withOpenWriterLimit(0))
