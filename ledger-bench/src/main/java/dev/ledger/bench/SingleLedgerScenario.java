@@ -151,11 +151,6 @@ final class SingleLedgerScenario {
   }
 
   /**
-   * The cost of a meter registry (issue: within 5%), judged on a paired comparison of the
-   * same two stores rather than on their rows above: 10 paired rounds per measured round,
-   * each side a twentieth of a round per slice, so each side commits as long as in the rows.
-   */
-  /**
    * The CPU an unforced commit costs (issue target: at most 20 us for the 2 KiB state), the
    * ledger alone for {@code rounds} rounds after the turns above compiled it: the process's
    * CPU (the garbage collector's and the compiler's threads included, and nothing else runs
@@ -185,6 +180,11 @@ final class SingleLedgerScenario {
     }
   }
 
+  /**
+   * The cost of a meter registry (issue: within 5%), judged on a paired comparison of the
+   * same two stores rather than on their rows above: 10 paired rounds per measured round,
+   * each side a twentieth of a round per slice, so each side commits as long as in the rows.
+   */
   private static void metered(BenchConfig config, Report report,
       Map<String, CommitTarget> targets, String without, String with, String label)
       throws Exception {
