@@ -52,6 +52,23 @@ public interface Collection<T> extends CollectionReader<T> {
   List<T> update(List<T> items, List<String> fields);
 
   /**
+   * {@link #update(List, List)} without handing the stored documents back: the same checks,
+   * the same writes, and the same failures, but the documents as stored are not mapped back
+   * to {@code T} (for a tree type, not copied), which a caller that knows what it wrote does
+   * not need. Like every write, it takes effect when the transaction commits.
+   *
+   * @param items documents carrying the key and the new field values
+   * @param fields the top-level field names to copy from each item
+   * @throws DocumentNotFoundException if a key is missing; nothing is updated
+   * @throws InvalidQueryException if a field name is not a field of the type
+   * @throws InvalidValueException if a key is malformed
+   * @throws dev.ledger.core.LimitExceededException if a document exceeds the size limit
+   */
+  default void updateFields(List<T> items, List<String> fields) {
+    update(items, fields);
+  }
+
+  /**
    * Replaces documents whole, or inserts them.
    *
    * @param items the documents

@@ -10,7 +10,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The live documents of one collection of a partition: by key, in insertion order, and by
@@ -48,7 +47,7 @@ final class DocTable {
   static final int UNMEASURED = -1;
 
   private final Map<String, Doc> byKey = new HashMap<>();
-  private final TreeMap<Long, Doc> byOrdinal = new TreeMap<>();
+  private final OrdinalMap byOrdinal = new OrdinalMap();
   /** Indexed top-level field, then {@link Json#indexKey} of its value, then keys. */
   private final Map<String, Map<String, Set<String>>> indexes = new HashMap<>();
   /**
@@ -99,6 +98,7 @@ final class DocTable {
       return;
     }
     deferred = false;
+    byOrdinal.sort();
     for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
       String field = index.getKey();
       Map<String, Set<String>> buckets = index.getValue();
@@ -158,7 +158,11 @@ final class DocTable {
     if (keyOrder != null) {
       addedKeys.add(doc.key);
     }
-    byOrdinal.put(doc.ordinal, doc);
+    byOrdinal.put(doc);
+    if (!deferred) {
+      // Sorted for the readers (a no-op unless the put came out of order: see OrdinalMap).
+      byOrdinal.sort();
+    }
     index(doc);
     if (doc.bytes == UNMEASURED) {
       unmeasured.add(doc);
@@ -174,7 +178,10 @@ final class DocTable {
    */
   private void replace(Doc old, Doc doc) {
     byKey.put(doc.key, doc);
-    byOrdinal.put(doc.ordinal, doc);
+    byOrdinal.put(doc);
+    if (!deferred) {
+      byOrdinal.sort();
+    }
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
       JsonNode was = old.tree.get(index.getKey());
       JsonNode is = doc.tree.get(index.getKey());

@@ -262,6 +262,14 @@ final class TxCollection<T> implements Collection<T> {
   }
 
   @Override
+  public void updateFields(List<T> items, List<String> fields) {
+    tx.engine.meters.timed(spec.name(), "update", () -> {
+      Preconditions.checkNotNull(fields, "fields");
+      write(items, fields, false, false);
+    });
+  }
+
+  @Override
   public List<T> upsert(List<T> items) {
     return tx.engine.meters.timed(spec.name(), "upsert", () -> {
       return write(items, null, true);
@@ -278,6 +286,15 @@ final class TxCollection<T> implements Collection<T> {
 
   /** Update or upsert; {@code fields} null replaces whole documents. */
   private List<T> write(List<T> items, List<String> fields, boolean insertMissing) {
+    return write(items, fields, insertMissing, true);
+  }
+
+  /**
+   * Update or upsert; {@code fields} null replaces whole documents. Without {@code mapped},
+   * the documents as stored are not mapped back (copied) and null is returned.
+   */
+  private List<T> write(List<T> items, List<String> fields, boolean insertMissing,
+      boolean mapped) {
     tx.checkWritable();
     Preconditions.checkNotNull(items, "items");
     if (fields != null) {
@@ -320,6 +337,9 @@ final class TxCollection<T> implements Collection<T> {
       stored.add(after);
     }
     staged.publish();
+    if (!mapped) {
+      return null;
+    }
     List<T> result = new ArrayList<>(stored.size());
     for (ObjectNode tree : stored) {
       result.add(tx.fromTree(spec.name(), tree, spec.type()));

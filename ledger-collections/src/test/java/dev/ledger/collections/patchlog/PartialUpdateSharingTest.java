@@ -1,14 +1,17 @@
 package dev.ledger.collections.patchlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.collections.DocumentNotFoundException;
 import dev.ledger.collections.Key;
 import dev.ledger.collections.Schema;
 import dev.ledger.core.memory.InMemoryLedgerStore;
 import dev.ledger.core.spi.LoggedCommit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -129,5 +132,60 @@ class PartialUpdateSharingTest {
     assertThat(stored(mine)).isEqualTo(cold);
     assertThat(cold.get("status").asText()).isEqualTo("queued");
     assertThat(cold.get("meta").get("m").asInt()).isEqualTo(3);
+  }
+
+  /** The payloads of the events of every commit, in order. */
+  private static List<JsonNode> eventPayloads(InMemoryLedgerStore store) {
+    try (Stream<LoggedCommit> commits = store.patchLog("p").commitsAfter(0)) {
+      List<JsonNode> out = new ArrayList<>();
+      commits.forEach(c -> c.events().forEach(e -> out.add(e.payload().deepCopy())));
+      return out;
+    }
+  }
+
+  @Test
+  void updateFieldsWritesWhatUpdateWritesAndRefusesWhatItRefuses() {
+    InMemoryLedgerStore viaUpdate = InMemoryLedgerStore.create();
+    InMemoryLedgerStore viaFields = InMemoryLedgerStore.create();
+    PatchLogCollectionStore a = PatchLogCollectionStore.on(viaUpdate, SCHEMA);
+    PatchLogCollectionStore b = PatchLogCollectionStore.on(viaFields, SCHEMA);
+    for (PatchLogCollectionStore s : List.of(a, b)) {
+      s.execute("p", tx -> {
+        tx.collection("docs", ObjectNode.class).insert(List.of(doc("queued", 1)));
+        return null;
+      });
+    }
+    // A changed field, a nested one, a field added, and one named without a value (removed).
+    ObjectNode change = nested(2).put("status", "running").put("extra", 7);
+    List<String> fields = List.of("status", "meta", "extra", "tags");
+    a.execute("p", tx -> tx.collection("docs", ObjectNode.class).update(List.of(change),
+        fields));
+    b.execute("p", tx -> {
+      tx.collection("docs", ObjectNode.class).updateFields(List.of(change), fields);
+      // The transaction reads its own write.
+      assertThat(tx.collection("docs", ObjectNode.class).get(Key.of("a")).orElseThrow()
+          .get("extra").asInt()).isEqualTo(7);
+      return null;
+    });
+
+    assertThat(journal(viaFields)).isEqualTo(journal(viaUpdate));
+    assertThat(eventPayloads(viaFields)).isEqualTo(eventPayloads(viaUpdate));
+    ObjectNode cold = stored(PatchLogCollectionStore.on(viaFields, SCHEMA));
+    assertThat(cold).isEqualTo(stored(PatchLogCollectionStore.on(viaUpdate, SCHEMA)));
+    assertThat(cold.has("tags")).isFalse();
+    assertThat(cold.get("meta").get("m").asInt()).isEqualTo(2);
+    assertThat(stored(b)).isEqualTo(cold);
+
+    ObjectNode missing = Json.NODES.objectNode().put("id", "b").put("status", "x");
+    assertThatThrownBy(() -> b.execute("p", tx -> {
+      tx.collection("docs", ObjectNode.class).updateFields(List.of(missing),
+          List.of("status"));
+      return null;
+    })).isInstanceOf(DocumentNotFoundException.class);
+    assertThatThrownBy(() -> b.execute("p", tx -> {
+      tx.collection("docs", ObjectNode.class).updateFields(List.of(change), null);
+      return null;
+    })).isInstanceOf(NullPointerException.class);
+    assertThat(journal(viaFields)).isEqualTo(journal(viaUpdate));
   }
 }

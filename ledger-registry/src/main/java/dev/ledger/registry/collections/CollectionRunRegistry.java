@@ -405,8 +405,9 @@ public final class CollectionRunRegistry implements RunRegistry {
     Lifecycle<RunStatus> lifecycle = RunStatus.lifecycle();
     Optional<Written> result = writeOptional(tx -> {
       Collection<ObjectNode> runs = tx.collection(RUNS, ObjectNode.class);
-      // The stored tree, read in place: only the fields the transition checks are read, and
-      // only those it changes are written (a partial update), not the whole run both ways.
+      // The stored run, a copy that is this call's own: only the fields the transition
+      // checks are read, and only those it changes are written (a partial update), not the
+      // whole run both ways.
       ObjectNode stored = runs.get(Key.of(registryRunId))
           .orElseThrow(() -> new RunNotFoundException(registryRunId));
       RunStatus from = RunTrees.status(stored);
@@ -423,7 +424,10 @@ public final class CollectionRunRegistry implements RunRegistry {
       long revision = current + 1;
       RunTransitions.Change change = RunTransitions.change(registryRunId, step, revision, now,
           details);
-      RunDoc next = RunTrees.doc(runs.update(List.of(change.tree()), change.fields()).get(0));
+      runs.updateFields(List.of(change.tree()), change.fields());
+      // The run as stored now is the copy read above with the change applied: built here
+      // instead of having the update hand back another copy of the whole run.
+      RunDoc next = RunTrees.doc(change.applyTo(stored));
       tx.collection(EVENTS, ObjectNode.class).insert(List.of(RunTrees.event(registryRunId,
           revision, StatusChanged.TYPE, from, to, eventDetails, now)));
       return Optional.of(new Written(tx.revision(), next, record(tx, next), true));

@@ -21,7 +21,25 @@ final class RunTransitions {
    * What an allowed transition writes: the run's key, the fields it sets and the fields it
    * names (a named field missing from {@code tree} is removed; none is).
    */
-  record Change(ObjectNode tree, List<String> fields) {}
+  record Change(ObjectNode tree, List<String> fields) {
+    /**
+     * {@code run} (a tree the caller owns) with this change applied as a partial update
+     * applies it: each named field set to its value here, or removed when it has none.
+     *
+     * @return {@code run}, changed in place
+     */
+    ObjectNode applyTo(ObjectNode run) {
+      for (String field : fields) {
+        JsonNode value = tree.get(field);
+        if (value == null) {
+          run.remove(field);
+        } else {
+          run.set(field, value);
+        }
+      }
+      return run;
+    }
+  }
 
   /**
    * The fields a transition changes, for a partial update of the stored run: status,
