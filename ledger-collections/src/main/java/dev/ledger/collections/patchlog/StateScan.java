@@ -216,12 +216,31 @@ final class StateScan {
       if (field < 0) {
         in.skipValue(BODY_DEPTH + 1);
       } else {
-        JsonNode value = value(BODY_DEPTH + 1);
+        JsonNode value = indexedValue();
         // A null member is what a merge leaves out (see CheckpointDoc#parse).
         values[field] = value.isNull() ? null : CheckpointDoc.withoutNullMembers(value);
       }
     } while (in.nextMember());
     return values;
+  }
+
+  /**
+   * An indexed field's value: a string or an integer read as a parse builds it (a text node;
+   * an int node, else a long node), anything else parsed.
+   */
+  private JsonNode indexedValue() {
+    byte first = in.peek();
+    if (first == '"') {
+      return Json.NODES.textNode(in.string());
+    }
+    if (first == '-' || (first >= '0' && first <= '9')) {
+      Long n = in.integer();
+      if (n != null) {
+        long v = n;
+        return v == (int) v ? Json.NODES.numberNode((int) v) : Json.NODES.numberNode(v);
+      }
+    }
+    return value(BODY_DEPTH + 1);
   }
 
   /** Steps over the value at the scanner (at {@code depth}) and returns its parsed tree. */

@@ -154,10 +154,11 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
   record Raw(Checkpoint header, byte[] bytes, int stateOffset, int stateLength) {}
 
   /**
-   * Reads the checkpoint of {@code root} whole into one array and finds its state's bytes: the
-   * header is checked as {@link #read(Path, String, long)} checks it, and the state is checked
-   * to be well-formed JSON by {@link JsonScanner} (no tree is built, and duplicate member names
-   * inside the state are not looked for), or null if there is no checkpoint.
+   * Reads the checkpoint of {@code root} whole into one array and finds its state's bytes, or
+   * returns null if there is no checkpoint. The header is checked as
+   * {@link #read(Path, String, long)} checks it (with {@link JsonScanner} for the structure);
+   * the state's bytes are found, not checked (a compact checkpoint's state is not even stepped
+   * over, see {@link #compactStateEnd}): the caller checks them as it reads them.
    *
    * @throws CorruptLedgerException if the file exists but is not a valid checkpoint of root,
    *     naming the file and, for malformed JSON, the offset
@@ -195,7 +196,14 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
           if (header.has(name)) {
             throw in.error("duplicate member '" + name + "'");
           }
-          in.skipValue(1);
+          int end = name.equals("state") ? compactStateEnd(bytes, start, header.get("format"))
+              : -1;
+          if (end >= 0) {
+            // Not stepped over: the caller checks the state as it reads it.
+            in.reset(end);
+          } else {
+            in.skipValue(1);
+          }
           if (name.equals("state")) {
             stateOffset = start;
             stateLength = in.position() - start;
@@ -215,6 +223,32 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
           + ")", e);
     }
     return new Raw(fromTree(header, file, root, true), bytes, stateOffset, stateLength);
+  }
+
+  /** What follows the state in a format 2 checkpoint with sorted, compact members. */
+  private static final byte[] STATE_VERSION_MEMBER = ",\"stateVersion\":".getBytes(
+      java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * Where the state that starts at {@code start} ends, found from the end of the file without
+   * stepping over the state: in a format 2 checkpoint written compact with sorted members
+   * ({@link #encodeCompact}) only {@code stateVersion} and {@code updatedAt} follow it, so it
+   * ends at the last {@code ,"stateVersion":} of the file's last bytes; the members from there
+   * are then read and checked as any other. Returns -1 where that does not hold (format 1,
+   * an indented file), and the state is stepped over instead.
+   */
+  private static int compactStateEnd(byte[] bytes, int start, JsonNode format) {
+    if (format == null || !format.isIntegralNumber() || format.longValue() != FORMAT) {
+      return -1;
+    }
+    int from = Math.max(start, bytes.length - 256);
+    for (int k = bytes.length - STATE_VERSION_MEMBER.length; k >= from; k--) {
+      if (java.util.Arrays.equals(bytes, k, k + STATE_VERSION_MEMBER.length,
+          STATE_VERSION_MEMBER, 0, STATE_VERSION_MEMBER.length)) {
+        return k;
+      }
+    }
+    return -1;
   }
 
   private static Checkpoint fromTree(JsonNode node, Path file, String root, boolean headerOnly) {

@@ -59,11 +59,11 @@ public interface PatchLog {
    * The newest checkpoint as {@link #checkpoint} gives it, but with its state as the bytes of
    * its JSON rather than a tree: for a layer that reads the state its own way (the collection
    * store finds each document's bytes and parses a document only when it is used). The header
-   * (root, revision, format) is checked as {@link #checkpoint} checks it, and the state's bytes
-   * are checked to be one well-formed JSON value (strings terminated, escaped and UTF-8 as
-   * JSON requires, numbers and literals well formed, brackets balanced, nesting bounded as a
-   * parse bounds it), not built into a tree; duplicate member names inside the state are left
-   * for the caller's parse to find. Reads no journal record and takes no lock.
+   * (root, revision, format) is checked as {@link #checkpoint} checks it; the state's bytes are
+   * only found, not checked nor built into a tree: the caller must check them as it reads
+   * them (well-formed JSON, one value filling the range) and report damage as a
+   * {@link dev.ledger.core.CorruptLedgerException} naming {@link RawState#file()}. Reads no
+   * journal record and takes no lock.
    *
    * <p>The default encodes {@link #checkpoint}'s tree as canonical JSON (compact, members
    * sorted), with no file.

@@ -6,9 +6,9 @@ import java.util.Objects;
 
 /**
  * A checkpointed state as the bytes of its JSON, for a reader that finds its way through them
- * itself instead of taking a tree ({@link PatchLog#rawCheckpoint}). The bytes are one JSON
- * value, checked to be well-formed JSON (see {@link PatchLog#rawCheckpoint} for what exactly);
- * the array is shared and must not be changed.
+ * itself instead of taking a tree ({@link PatchLog#rawCheckpoint}). The bytes should be one
+ * JSON value but are not checked (a damaged file's may not be): the reader checks them. The
+ * array is shared and must not be changed.
  *
  * @param bytes the array holding the state's JSON (perhaps a whole file's bytes)
  * @param offset where the state's JSON starts in it

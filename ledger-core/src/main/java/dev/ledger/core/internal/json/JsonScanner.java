@@ -221,7 +221,12 @@ public final class JsonScanner {
       pos = start;
       return null;
     }
-    return Long.parseLong(new String(b, from, length, StandardCharsets.US_ASCII));
+    long value = 0;
+    boolean negative = b[from] == '-';
+    for (int i = negative ? from + 1 : from; i < pos; i++) {
+      value = value * 10 + (b[i] - '0');
+    }
+    return negative ? -value : value;
   }
 
   /**
@@ -390,6 +395,10 @@ public final class JsonScanner {
     int p = pos + 1;
     boolean escaped = false;
     while (true) {
+      // Eight plain bytes at a time: none a quote, a backslash, below 0x20 or above 0x7F.
+      while (p + 8 <= end && plain((long) LONGS.get(b, p))) {
+        p += 8;
+      }
       if (p >= end) {
         throw errorAt(p, "unterminated string");
       }
@@ -440,6 +449,23 @@ public final class JsonScanner {
         p = utf8(p);
       }
     }
+  }
+
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class,
+          java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /** Whether none of the eight bytes of {@code v} needs a look in a string (see skipString). */
+  private static boolean plain(long v) {
+    long quote = v ^ (ONES * '"');
+    long backslash = v ^ (ONES * '\\');
+    // A byte is zero (has a match) where (x - 1) borrows into its high bit and x had none;
+    // below 0x20 likewise with 0x20; any byte at or above 0x80 has its high bit set.
+    long special = ((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
+        | ((v - ONES * 0x20) & ~v) | v;
+    return (special & HIGHS) == 0;
   }
 
   /** Steps over one multi-byte UTF-8 character at {@code p}, checking its form. */
