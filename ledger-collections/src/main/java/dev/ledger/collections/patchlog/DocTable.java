@@ -29,8 +29,12 @@ final class DocTable {
     final long ordinal;
     /** The tree, or null until a checkpoint document's bytes are parsed. */
     private volatile ObjectNode tree;
-    /** Where the tree comes from before its first use; null for a document built as a tree. */
-    private final CheckpointDoc source;
+    /**
+     * Where the tree comes from before its first use; null for a document built as a tree,
+     * and once the tree is set (so that the checkpoint's array can go once every document
+     * that was loaded from it is parsed or replaced). Written after {@link #tree}.
+     */
+    private volatile CheckpointDoc source;
     /** Its compact JSON size, or {@link #UNMEASURED} until {@link #bytes()} needs it. */
     int bytes;
     /**
@@ -70,9 +74,15 @@ final class DocTable {
     ObjectNode tree() {
       ObjectNode t = tree;
       if (t == null) {
+        CheckpointDoc s = source;
+        if (s == null) {
+          // Another thread set the tree (before it cleared the source).
+          return tree;
+        }
         // Parsed into a local and published whole through the volatile field.
-        t = source.parse(key);
+        t = s.parse(key);
         tree = t;
+        source = null;
       }
       return t;
     }
@@ -80,18 +90,19 @@ final class DocTable {
     /** Replaces the tree; with the view's write side held. */
     void tree(ObjectNode replacement) {
       tree = replacement;
+      source = null;
     }
 
     /** Top-level member {@code name} (an indexed field), without parsing a checkpoint's bytes. */
     JsonNode field(String name) {
-      ObjectNode t = tree;
-      return t != null ? t.get(name) : source.field(name);
+      CheckpointDoc s = source;
+      return s != null ? s.field(name) : tree().get(name);
     }
 
     /** Its compact JSON size, measured now. */
     int measure() {
-      ObjectNode t = tree;
-      return t == null && source.compact() ? source.length() : Json.bytes(tree());
+      CheckpointDoc s = source;
+      return s != null && s.compact() ? s.length() : Json.bytes(tree());
     }
   }
 
