@@ -25,7 +25,8 @@ module dev.ledger.core {
 
   // Helpers the library's own modules share; no promise to anyone else.
   exports dev.ledger.core.internal.io to dev.ledger.artifacts, dev.ledger.postgres;
-  exports dev.ledger.core.internal.json to dev.ledger.artifacts, dev.ledger.postgres;
+  exports dev.ledger.core.internal.json to dev.ledger.artifacts, dev.ledger.collections,
+      dev.ledger.postgres;
   exports dev.ledger.core.internal.journal to dev.ledger.postgres;
 
   // Jackson maps the library's value records (events, states that embed them).

@@ -17,11 +17,23 @@ import java.util.Set;
  * view's write side.
  */
 final class DocTable {
-  /** One stored document; the tree is replaced or mutated only through its table. */
+  /**
+   * One stored document; the tree is replaced or mutated only through its table. A document
+   * loaded from a checkpoint may still be the bytes of its JSON there ({@link CheckpointDoc}),
+   * parsed into its tree on first use: {@link #tree()} is safe from several reading threads
+   * (each may parse; one tree is kept, and a parse twice is harmless).
+   */
   static final class Doc {
     final String key;
     final long ordinal;
-    ObjectNode tree;
+    /** The tree, or null until a checkpoint document's bytes are parsed. */
+    private volatile ObjectNode tree;
+    /**
+     * Where the tree comes from before its first use; null for a document built as a tree,
+     * and once the tree is set (so that the checkpoint's array can go once every document
+     * that was loaded from it is parsed or replaced). Written after {@link #tree}.
+     */
+    private volatile CheckpointDoc source;
     /** Its compact JSON size, or {@link #UNMEASURED} until {@link #bytes()} needs it. */
     int bytes;
     /**
@@ -31,7 +43,8 @@ final class DocTable {
      * state it gave or was given (the in-memory store does), so such a tree is copied before
      * it is changed in place. A partial update's tree also holds the nodes of the fields it
      * did not name from the version it replaced (see {@code TxCollection#write}), so those
-     * nodes too are never changed in place once it is installed.
+     * nodes too are never changed in place once it is installed. A tree parsed from a
+     * checkpoint document's bytes is the document's own.
      */
     boolean shared;
 
@@ -40,6 +53,55 @@ final class DocTable {
       this.ordinal = ordinal;
       this.tree = tree;
       this.bytes = bytes;
+      this.source = null;
+    }
+
+    /** A document still as its checkpoint's bytes, unmeasured. */
+    Doc(String key, long ordinal, CheckpointDoc source) {
+      this.key = key;
+      this.ordinal = ordinal;
+      this.source = source;
+      this.bytes = UNMEASURED;
+    }
+
+    /**
+     * The document's tree, parsed from its checkpoint's bytes on first use.
+     *
+     * @throws dev.ledger.core.CorruptLedgerException naming the checkpoint file if those
+     *     bytes do not parse
+     */
+    ObjectNode tree() {
+      ObjectNode t = tree;
+      if (t == null) {
+        CheckpointDoc s = source;
+        if (s == null) {
+          // Another thread set the tree (before it cleared the source).
+          return tree;
+        }
+        // Parsed into a local and published whole through the volatile field.
+        t = s.parse(key);
+        tree = t;
+        source = null;
+      }
+      return t;
+    }
+
+    /** Replaces the tree; with the view's write side held. */
+    void tree(ObjectNode replacement) {
+      tree = replacement;
+      source = null;
+    }
+
+    /** Top-level member {@code name} (an indexed field), without parsing a checkpoint's bytes. */
+    JsonNode field(String name) {
+      CheckpointDoc s = source;
+      return s != null ? s.field(name) : tree().get(name);
+    }
+
+    /** Its compact JSON size, measured now. */
+    int measure() {
+      CheckpointDoc s = source;
+      return s != null && s.compact() ? s.length() : Json.bytes(tree());
     }
   }
 
@@ -71,11 +133,18 @@ final class DocTable {
    * the indexes through each of those costs more than building them once at the end.
    */
   private boolean deferred;
+  private final String[] indexedFields;
 
   DocTable(List<String> indexed) {
     for (String field : indexed) {
       indexes.put(field, new HashMap<>());
     }
+    indexedFields = indexes.keySet().toArray(new String[0]);
+  }
+
+  /** The indexed top-level fields, for a loader that finds their values without a tree. */
+  String[] indexedFields() {
+    return indexedFields;
   }
 
   /**
@@ -107,7 +176,7 @@ final class DocTable {
       JsonNode last = null;
       Set<String> bucket = null;
       for (Doc doc : byOrdinal.values()) {
-        JsonNode value = doc.tree.get(field);
+        JsonNode value = doc.field(field);
         if (bucket == null || !(value == last || (value != null && value.equals(last)))) {
           bucket = buckets.computeIfAbsent(Json.indexKey(value), k -> new LinkedHashSet<>());
           last = value;
@@ -183,8 +252,8 @@ final class DocTable {
       byOrdinal.sort();
     }
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      JsonNode was = old.tree.get(index.getKey());
-      JsonNode is = doc.tree.get(index.getKey());
+      JsonNode was = old.field(index.getKey());
+      JsonNode is = doc.field(index.getKey());
       if (was == is || (was != null && was.equals(is))) {
         // Equal values have the same index key (a partial update shares the node).
         continue;
@@ -231,12 +300,14 @@ final class DocTable {
    */
   void patch(Doc doc, JsonNode patch) {
     unindex(doc);
-    JsonNode merged = Json.merge(doc.shared ? doc.tree.deepCopy() : doc.tree, patch);
+    ObjectNode tree = doc.tree();
+    JsonNode merged = Json.merge(doc.shared ? tree.deepCopy() : tree, patch);
     doc.shared = false;
-    doc.tree = merged != null && merged.isObject() ? (ObjectNode) merged : Json.NODES.objectNode();
+    doc.tree(merged != null && merged.isObject() ? (ObjectNode) merged
+        : Json.NODES.objectNode());
     if (doc.bytes != UNMEASURED) {
       bytes -= doc.bytes;
-      doc.bytes = Json.bytes(doc.tree);
+      doc.bytes = Json.bytes(doc.tree());
       bytes += doc.bytes;
     }
     index(doc);
@@ -246,7 +317,7 @@ final class DocTable {
   long bytes() {
     for (Doc doc : unmeasured) {
       if (doc.bytes == UNMEASURED && byKey.get(doc.key) == doc) {
-        doc.bytes = Json.bytes(doc.tree);
+        doc.bytes = doc.measure();
         bytes += doc.bytes;
       }
     }
@@ -261,14 +332,14 @@ final class DocTable {
 
   private void index(Doc doc) {
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      index.getValue().computeIfAbsent(Json.indexKey(doc.tree.get(index.getKey())),
+      index.getValue().computeIfAbsent(Json.indexKey(doc.field(index.getKey())),
           k -> new LinkedHashSet<>()).add(doc.key);
     }
   }
 
   private void unindex(Doc doc) {
     for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      String bucket = Json.indexKey(doc.tree.get(index.getKey()));
+      String bucket = Json.indexKey(doc.field(index.getKey()));
       Set<String> keys = index.getValue().get(bucket);
       if (keys != null) {
         keys.remove(doc.key);
@@ -297,7 +368,7 @@ final class DocTable {
       keys[kept++] = key;
       // Two members: a map sized for them, not the default sixteen slots.
       ObjectNode entry = new ObjectNode(Json.NODES, new LinkedHashMap<>(4));
-      entry.set("d", doc.tree);
+      entry.set("d", doc.tree());
       entry.set("o", Json.number(doc.ordinal));
       docs.set(key, entry);
     }

@@ -102,7 +102,7 @@ final class IndexedQueries {
     List<DocumentRow> rows = new ArrayList<>();
     for (Map.Entry<String, DocTable> table : view.collections.entrySet()) {
       for (DocTable.Doc doc : table.getValue().inOrder()) {
-        rows.add(new DocumentRow(table.getKey(), doc.key, doc.ordinal, doc.tree));
+        rows.add(new DocumentRow(table.getKey(), doc.key, doc.ordinal, doc.tree()));
       }
     }
     return rows;

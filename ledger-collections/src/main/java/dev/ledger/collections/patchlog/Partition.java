@@ -2,7 +2,7 @@ package dev.ledger.collections.patchlog;
 
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
-import dev.ledger.core.spi.StoredState;
+import dev.ledger.core.spi.RawState;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -49,13 +49,15 @@ final class Partition {
       PartitionView fresh = new PartitionView(engine.schema);
       // Nothing reads the view before it is published: its indexes are built once, at the end.
       fresh.deferIndexes();
-      Optional<StoredState> checkpoint = log.checkpoint();
+      // The checkpoint as bytes: its documents are found, not built, and each is parsed on
+      // first use (see StateScan).
+      Optional<RawState> checkpoint = log.rawCheckpoint();
       if (checkpoint.isPresent()) {
         // Two cores: the journal after the checkpoint is parsed on another thread while this
         // one loads the checkpoint's documents, then folded as it arrives.
-        StoredState cp = checkpoint.get();
+        RawState cp = checkpoint.get();
         try (JournalPrefetch journal = new JournalPrefetch(log, cp.revision(), id)) {
-          fresh.load(cp.state(), cp.revision());
+          fresh.load(cp);
           journal.forEach(fresh::apply);
         }
       } else {

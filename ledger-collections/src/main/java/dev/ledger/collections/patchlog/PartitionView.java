@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Schema;
 import dev.ledger.core.spi.LoggedCommit;
+import dev.ledger.core.spi.RawState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +65,37 @@ final class PartitionView {
       adopting = false;
     }
     revision = atRevision;
+  }
+
+  /**
+   * Replaces the whole view with a checkpointed state read as bytes ({@link StateScan}): the
+   * documents stay the checkpoint's bytes until they are used. The view must be empty.
+   *
+   * @throws dev.ledger.core.CorruptLedgerException naming the checkpoint file if the bytes
+   *     are not JSON
+   */
+  void load(RawState state) {
+    StateScan.load(this, state);
+    revision = state.revision();
+  }
+
+  /** From here to {@link #stopAdopting}, new documents take the trees they are given. */
+  void startAdopting() {
+    adopting = true;
+  }
+
+  void stopAdopting() {
+    adopting = false;
+  }
+
+  /** The table of collection {@code name}, created empty if there is none. */
+  DocTable table(String name) {
+    return collections.computeIfAbsent(name, this::newTable);
+  }
+
+  /** Puts a checkpoint's document entry ({@code {"d": ..., "o": ...}}) as a tree. */
+  void adoptDoc(DocTable table, String key, JsonNode entry) {
+    applyDoc(table, key, entry);
   }
 
   /** Applies a merge patch of the state tree; the view is then at {@code newRevision}. */
@@ -204,7 +236,7 @@ final class PartitionView {
       } else {
         // A shared tree (see DocTable.Doc#shared) is copied before the merge changes it.
         tree = Json.merge(existing == null ? null
-            : existing.shared ? existing.tree.deepCopy() : existing.tree, body == null
+            : existing.shared ? existing.tree().deepCopy() : existing.tree(), body == null
             ? Json.NODES.objectNode() : body);
       }
       ObjectNode doc = tree != null && tree.isObject() ? (ObjectNode) tree

@@ -67,7 +67,7 @@ final class QueryRunner {
     } else if (indexed.isPresent()) {
       for (String key : indexed.get()) {
         DocTable.Doc doc = coll.current(key);
-        if (doc != null && filter.test(doc.tree)) {
+        if (doc != null && filter.test(doc.tree())) {
           matches.add(doc);
         }
       }
@@ -75,14 +75,14 @@ final class QueryRunner {
     } else {
       if (coll.table != null) {
         for (DocTable.Doc doc : coll.table.inOrder()) {
-          if (!coll.overlay.containsKey(doc.key) && filter.test(doc.tree)) {
+          if (!coll.overlay.containsKey(doc.key) && filter.test(doc.tree())) {
             matches.add(doc);
           }
         }
       }
       boolean appended = false;
       for (DocTable.Doc doc : coll.overlay.values()) {
-        if (doc != null && filter.test(doc.tree)) {
+        if (doc != null && filter.test(doc.tree())) {
           matches.add(doc);
           appended = true;
         }
@@ -96,8 +96,8 @@ final class QueryRunner {
       boolean ascending = query.sort().direction() == Query.Direction.ASC;
       // A stable sort keeps insertion order among ties, in both directions.
       matches.sort((a, b) -> {
-        JsonNode va = Json.at(a.tree, path);
-        JsonNode vb = Json.at(b.tree, path);
+        JsonNode va = Json.at(a.tree(), path);
+        JsonNode vb = Json.at(b.tree(), path);
         if (va == null || vb == null) {
           int missing = Boolean.compare(va == null, vb == null);
           return ascending ? missing : -missing;

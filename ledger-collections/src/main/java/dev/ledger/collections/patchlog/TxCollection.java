@@ -74,7 +74,7 @@ final class TxCollection<T> implements Collection<T> {
   }
 
   T map(DocTable.Doc doc) {
-    return tx.fromTree(spec.name(), doc.tree, spec.type());
+    return tx.fromTree(spec.name(), doc.tree(), spec.type());
   }
 
   /** The key of a document tree: the canonical JSON array of its key fields. */
@@ -203,7 +203,7 @@ final class TxCollection<T> implements Collection<T> {
     void replace(DocTable.Doc before, ObjectNode tree, int bytes) {
       DocTable.Doc after = new DocTable.Doc(before.key, before.ordinal, tree, bytes);
       docs.put(before.key, after);
-      ObjectNode patch = Json.diff(before.tree, tree);
+      ObjectNode patch = Json.diff(before.tree(), tree);
       if (table != null && table.get(before.key) == before) {
         diffs.put(before.key, new Diff(before, after, patch));
       }
@@ -324,13 +324,13 @@ final class TxCollection<T> implements Collection<T> {
         // leaves the table. Only when the transaction is refused does the old tree stay (and
         // may be merged in place later); trees handed to callers are copies (fromTree).
         // Built in canonical member order (see Json#withoutNulls).
-        after = Json.withFields(before.tree, tree, fields);
+        after = Json.withFields(before.tree(), tree, fields);
       }
-      if (!after.equals(before.tree)) {
+      if (!after.equals(before.tree())) {
         // A partial update of a measured document is measured by the fields it names, not
         // written out whole (Json#bytesAfterFields).
         int bytes = fields != null && before.bytes != DocTable.UNMEASURED
-            ? Json.bytesAfterFields(before.tree, before.bytes, after, fields)
+            ? Json.bytesAfterFields(before.tree(), before.bytes, after, fields)
             : Json.bytes(after);
         staged.replace(before, after, tx.checkSize(spec.name(), "document " + key, bytes));
       }
@@ -392,15 +392,15 @@ final class TxCollection<T> implements Collection<T> {
       } else if (before == null) {
         ObjectNode entry = docs.putObject(write.getKey());
         entry.set("o", Json.number(after.ordinal));
-        entry.set("d", after.tree);
+        entry.set("d", after.tree());
       } else if (before.ordinal != after.ordinal) {
         ObjectNode entry = docs.putObject(write.getKey());
         entry.set("o", Json.number(after.ordinal));
-        entry.set("d", Json.diff(before.tree, after.tree));
+        entry.set("d", Json.diff(before.tree(), after.tree()));
       } else {
         Diff known = viewDiffs.get(write.getKey());
         ObjectNode diff = known != null && known.before() == before && known.after() == after
-            ? known.patch() : Json.diff(before.tree, after.tree);
+            ? known.patch() : Json.diff(before.tree(), after.tree());
         if (!diff.isEmpty()) {
           docs.putObject(write.getKey()).set("d", diff);
         }

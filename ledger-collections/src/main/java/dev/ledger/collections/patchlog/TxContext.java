@@ -150,7 +150,7 @@ final class TxContext implements Transaction {
     List<dev.ledger.core.spi.DocumentRow> rows = new ArrayList<>();
     collections.forEach((name, coll) -> coll.overlay.forEach((key, doc) -> rows.add(
         new dev.ledger.core.spi.DocumentRow(name, key, doc == null ? 0 : doc.ordinal,
-            doc == null ? null : doc.tree))));
+            doc == null ? null : doc.tree()))));
     return rows;
   }
 

@@ -43,7 +43,7 @@ class PartitionViewBytesTest {
   private static long measured(PartitionView view) {
     long total = 0;
     for (DocTable.Doc d : view.collections.get("docs").inOrder()) {
-      total += Json.bytes(d.tree);
+      total += Json.bytes(d.tree());
     }
     return total;
   }
@@ -84,7 +84,7 @@ class PartitionViewBytesTest {
     view.applyPatch(docsPatch(gone), 8);
     assertThat(view.dataBytes()).isEqualTo(measured(view))
         .isEqualTo(Json.bytes(doc("k2", "x")) + Json.bytes(doc("k9", "running")));
-    JsonNode k9 = view.collections.get("docs").get("[\"k9\"]").tree;
+    JsonNode k9 = view.collections.get("docs").get("[\"k9\"]").tree();
     assertThat(k9.get("status").asText()).isEqualTo("running");
   }
 }

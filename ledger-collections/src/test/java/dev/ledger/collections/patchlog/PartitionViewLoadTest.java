@@ -71,9 +71,9 @@ class PartitionViewLoadTest {
 
     assertThat(state).isEqualTo(before);
     DocTable table = view.collections.get("docs");
-    assertThat(table.get("[\"a\"]").tree.get("status").textValue()).isEqualTo("running");
-    assertThat(table.get("[\"a\"]").tree.at("/meta/note").textValue()).isEqualTo("m");
-    assertThat(table.get("[\"b\"]").tree.get("status").textValue()).isEqualTo("again");
+    assertThat(table.get("[\"a\"]").tree().get("status").textValue()).isEqualTo("running");
+    assertThat(table.get("[\"a\"]").tree().at("/meta/note").textValue()).isEqualTo("m");
+    assertThat(table.get("[\"b\"]").tree().get("status").textValue()).isEqualTo("again");
     assertThat(table.lookup("status", Json.indexKey(Json.NODES.textNode("queued")))).isEmpty();
   }
 
@@ -85,7 +85,7 @@ class PartitionViewLoadTest {
     PartitionView view = new PartitionView(SCHEMA);
     view.load(state(withNulls), 2);
 
-    JsonNode loaded = view.collections.get("docs").get("[\"a\"]").tree;
+    JsonNode loaded = view.collections.get("docs").get("[\"a\"]").tree();
     assertThat(loaded).isEqualTo(doc("a", "queued"));
   }
 

@@ -17,6 +17,7 @@ import dev.ledger.core.UnsupportedFormatException;
 import dev.ledger.core.internal.io.SafeFiles;
 import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.internal.json.JsonFields;
+import dev.ledger.core.internal.json.JsonScanner;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -138,6 +139,119 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     if (node == null) {
       return null;
     }
+    return fromTree(node, file, root, headerOnly);
+  }
+
+  /**
+   * A checkpoint read with its state as bytes ({@link #readRaw}): the header as
+   * {@link #readHeader} gives it, and where the state's JSON lies in the file's bytes.
+   *
+   * @param header the checkpoint without its state
+   * @param bytes the whole file
+   * @param stateOffset where the state's value starts in {@code bytes}
+   * @param stateLength its length
+   */
+  record Raw(Checkpoint header, byte[] bytes, int stateOffset, int stateLength) {}
+
+  /**
+   * Reads the checkpoint of {@code root} whole into one array and finds its state's bytes, or
+   * returns null if there is no checkpoint. The header is checked as
+   * {@link #read(Path, String, long)} checks it (with {@link JsonScanner} for the structure);
+   * the state's bytes are found, not checked (a compact checkpoint's state is not even stepped
+   * over, see {@link #compactStateEnd}): the caller checks them as it reads them.
+   *
+   * @throws CorruptLedgerException if the file exists but is not a valid checkpoint of root,
+   *     naming the file and, for malformed JSON, the offset
+   * @throws UnsupportedFormatException if it has a newer format
+   */
+  static Raw readRaw(Path file, String root, long maxBytes) {
+    byte[] bytes;
+    try {
+      bytes = SafeFiles.readBounded(file, maxBytes);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return null;
+    } catch (SafeFiles.FileTooLargeException e) {
+      throw new CorruptLedgerException(file, -1, e.getMessage(), e);
+    } catch (IOException e) {
+      throw new dev.ledger.core.LedgerIOException("reading checkpoint", file, e);
+    }
+    if (bytes.length == 0) {
+      throw new CorruptLedgerException(file, -1, "empty file");
+    }
+    ObjectNode header = JsonNodeFactory.instance.objectNode();
+    int stateOffset = -1;
+    int stateLength = 0;
+    try {
+      JsonScanner in = new JsonScanner(bytes, 0, bytes.length);
+      if (in.peek() != '{') {
+        // Not an object: refused below as the tree read refuses it.
+        return new Raw(fromTree(LedgerJson.parse(bytes, 0, bytes.length), file, root, true),
+            bytes, 0, 0);
+      }
+      if (in.beginObject()) {
+        do {
+          String name = in.name();
+          in.peek();
+          int start = in.position();
+          if (header.has(name)) {
+            throw in.error("duplicate member '" + name + "'");
+          }
+          int end = name.equals("state") ? compactStateEnd(bytes, start, header.get("format"))
+              : -1;
+          if (end >= 0) {
+            // Not stepped over: the caller checks the state as it reads it.
+            in.reset(end);
+          } else {
+            in.skipValue(1);
+          }
+          if (name.equals("state")) {
+            stateOffset = start;
+            stateLength = in.position() - start;
+            header.set(name, NullNode.getInstance());
+          } else {
+            header.set(name, LedgerJson.parse(bytes, start, in.position() - start));
+          }
+        } while (in.nextMember());
+      }
+      if (!in.atEnd()) {
+        throw in.error("not a single JSON object");
+      }
+    } catch (JsonScanner.MalformedJsonException e) {
+      throw new CorruptLedgerException(file, e.offset(), "not JSON (" + e.getMessage() + ")", e);
+    } catch (IOException e) {
+      throw new CorruptLedgerException(file, -1, "not JSON (" + e.getClass().getSimpleName()
+          + ")", e);
+    }
+    return new Raw(fromTree(header, file, root, true), bytes, stateOffset, stateLength);
+  }
+
+  /** What follows the state in a format 2 checkpoint with sorted, compact members. */
+  private static final byte[] STATE_VERSION_MEMBER = ",\"stateVersion\":".getBytes(
+      java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * Where the state that starts at {@code start} ends, found from the end of the file without
+   * stepping over the state: in a format 2 checkpoint written compact with sorted members
+   * ({@link #encodeCompact}) only {@code stateVersion} and {@code updatedAt} follow it, so it
+   * ends at the last {@code ,"stateVersion":} of the file's last bytes; the members from there
+   * are then read and checked as any other. Returns -1 where that does not hold (format 1,
+   * an indented file), and the state is stepped over instead.
+   */
+  private static int compactStateEnd(byte[] bytes, int start, JsonNode format) {
+    if (format == null || !format.isIntegralNumber() || format.longValue() != FORMAT) {
+      return -1;
+    }
+    int from = Math.max(start, bytes.length - 256);
+    for (int k = bytes.length - STATE_VERSION_MEMBER.length; k >= from; k--) {
+      if (java.util.Arrays.equals(bytes, k, k + STATE_VERSION_MEMBER.length,
+          STATE_VERSION_MEMBER, 0, STATE_VERSION_MEMBER.length)) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  private static Checkpoint fromTree(JsonNode node, Path file, String root, boolean headerOnly) {
     try {
       long format = JsonFile.format(node, file, "checkpoint format", FORMAT);
       JsonNode journal = node.get("journal");

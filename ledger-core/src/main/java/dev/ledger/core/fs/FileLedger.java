@@ -37,6 +37,7 @@ import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.PendingCommit;
+import dev.ledger.core.spi.RawState;
 import dev.ledger.core.spi.StoredState;
 import dev.ledger.core.spi.WriteMeter;
 import java.io.IOException;
@@ -881,6 +882,20 @@ final class FileLedger implements LedgerBackend, PatchLog {
     markCheckpoint(c);
     return Optional.of(new StoredState(c.state(), c.revision(), c.updatedAt(),
         c.stateVersion()));
+  }
+
+  /** The checkpoint read whole into one array, its state found and checked, not built. */
+  @Override
+  public Optional<RawState> rawCheckpoint() {
+    viewRemoval = FileLocks.removal(lockFile);
+    Checkpoint.Raw raw = reader.readRawCheckpoint();
+    if (raw == null) {
+      return Optional.empty();
+    }
+    Checkpoint c = raw.header();
+    markCheckpoint(c);
+    return Optional.of(new RawState(raw.bytes(), raw.stateOffset(), raw.stateLength(),
+        c.revision(), c.updatedAt(), c.stateVersion(), stateFile));
   }
 
   /**

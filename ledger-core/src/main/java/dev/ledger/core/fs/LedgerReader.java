@@ -78,6 +78,22 @@ final class LedgerReader {
   }
 
   /**
+   * The checkpoint with its state as bytes ({@link Checkpoint#readRaw}), or null if none was
+   * written yet; retried as {@link #readCheckpoint} is when the store's limits grew.
+   */
+  Checkpoint.Raw readRawCheckpoint() {
+    while (true) {
+      try {
+        return Checkpoint.readRaw(stateFile, root, limits.maxCheckpointBytes());
+      } catch (CorruptLedgerException e) {
+        if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
    * Refuses symbolic links in the ledger's directory and its journal directory (an
    * {@code lstat} each; files are opened without following links). Called where a read or
    * a writer's recovery starts from the files, not on the cached fast path.

@@ -7,6 +7,7 @@ import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.PatchLog;
 import dev.ledger.core.spi.PatchRequest;
 import dev.ledger.core.spi.PendingCommit;
+import dev.ledger.core.spi.RawState;
 import dev.ledger.core.spi.StoredState;
 import java.util.List;
 import java.util.Optional;
@@ -43,6 +44,11 @@ final class StorePatchLog implements PatchLog {
   @Override
   public Optional<StoredState> checkpoint() {
     return store.guarded(() -> backend().checkpoint());
+  }
+
+  @Override
+  public Optional<RawState> rawCheckpoint() {
+    return store.guarded(() -> backend().rawCheckpoint());
   }
 
   @Override

@@ -56,6 +56,31 @@ public interface PatchLog {
   Optional<StoredState> checkpoint();
 
   /**
+   * The newest checkpoint as {@link #checkpoint} gives it, but with its state as the bytes of
+   * its JSON rather than a tree: for a layer that reads the state its own way (the collection
+   * store finds each document's bytes and parses a document only when it is used). The header
+   * (root, revision, format) is checked as {@link #checkpoint} checks it; the state's bytes are
+   * only found, not checked nor built into a tree: the caller must check them as it reads
+   * them (well-formed JSON, one value filling the range) and report damage as a
+   * {@link dev.ledger.core.CorruptLedgerException} naming {@link RawState#file()}. Reads no
+   * journal record and takes no lock.
+   *
+   * <p>The default encodes {@link #checkpoint}'s tree as canonical JSON (compact, members
+   * sorted), with no file.
+   *
+   * @return the checkpointed state's bytes, or empty when the ledger has no checkpoint
+   * @throws dev.ledger.core.CorruptLedgerException if the checkpoint is damaged
+   * @throws dev.ledger.core.LedgerIOException if it cannot be read
+   */
+  default Optional<RawState> rawCheckpoint() {
+    return checkpoint().map(s -> {
+      byte[] bytes = dev.ledger.core.internal.json.LedgerJson.canonical(s.state());
+      return new RawState(bytes, 0, bytes.length, s.revision(), s.updatedAt(), s.stateVersion(),
+          null);
+    });
+  }
+
+  /**
    * The commits after a revision, in revision order, read lazily from the journal. A layer
    * that holds a view at revision {@code r} catches up by folding {@code commitsAfter(r)}:
    * the cost is the records after {@code r}, not the state.

@@ -38,6 +38,10 @@ class JsonFileTest {
     return Checkpoint.readHeader(file, "r-1", 4096);
   }
 
+  private Object raw(Path file) {
+    return Checkpoint.readRaw(file, "r-1", 4096);
+  }
+
   private Object marker(Path file) {
     return RetentionMarker.read(file.getParent(), "r-1", 4096);
   }
@@ -46,7 +50,7 @@ class JsonFileTest {
     Path state = file("state.json", content);
     Path marker = file(RetentionMarker.FILE, content);
     for (Function<Path, Object> read : java.util.List.<Function<Path, Object>>of(
-        this::checkpoint, this::header)) {
+        this::checkpoint, this::header, this::raw)) {
       assertThatThrownBy(() -> read.apply(state)).isInstanceOf(CorruptLedgerException.class)
           .hasMessageContaining(state.toString()).hasMessageContaining(detail);
     }
@@ -59,6 +63,7 @@ class JsonFileTest {
     Path state = dir.resolve("state.json");
     assertThat(checkpoint(state)).isNull();
     assertThat(header(state)).isNull();
+    assertThat(raw(state)).isNull();
     assertThat(marker(state)).isNull();
   }
 
@@ -91,6 +96,7 @@ class JsonFileTest {
     Path state = file("state.json", "{\"format\": 3, \"root\": \"r-1\"}");
     assertThatThrownBy(() -> checkpoint(state)).isInstanceOf(UnsupportedFormatException.class);
     assertThatThrownBy(() -> header(state)).isInstanceOf(UnsupportedFormatException.class);
+    assertThatThrownBy(() -> raw(state)).isInstanceOf(UnsupportedFormatException.class);
     Path marker = file(RetentionMarker.FILE, "{\"format\": 2, \"root\": \"r-1\"}");
     assertThatThrownBy(() -> marker(marker)).isInstanceOf(UnsupportedFormatException.class);
   }
@@ -124,6 +130,31 @@ class JsonFileTest {
       Path file = dir.resolve("state.json");
       Files.write(file, compact);
       assertThat(Checkpoint.read(file, "r-1", 1 << 16)).isEqualTo(written);
+      // Compact (the state's end found from the file's end) and indented (stepped over).
+      for (byte[] bytes : new byte[][] {compact, written.encode()}) {
+        Files.write(file, bytes);
+        Checkpoint.Raw raw = Checkpoint.readRaw(file, "r-1", 1 << 16);
+        assertThat(raw.header()).isEqualTo(new Checkpoint("r-1", 7, at, 12, 1, 345, null, 3));
+        assertThat(LedgerJson.parse(raw.bytes(), raw.stateOffset(), raw.stateLength()))
+            .isEqualTo(state);
+      }
+    }
+  }
+
+  @Test
+  void aRawReadChecksTheHeaderAroundTheState() throws Exception {
+    String head = "{\"format\":2,\"journal\":{\"nextSequence\":1,\"offset\":0,\"segment\":1},"
+        + "\"revision\":1,\"root\":\"r-1\",\"state\":{\"a\":1}";
+    Path state = file("state.json", head + ",\"stateVersion\":0,\"updatedAt\":\"2026-12-01T10:00:00Z\"}");
+    Checkpoint.Raw raw = Checkpoint.readRaw(state, "r-1", 4096);
+    assertThat(new String(raw.bytes(), raw.stateOffset(), raw.stateLength(),
+        StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+    for (String tail : new String[] {",\"stateVersion\":0}",
+        ",\"stateVersion\":0,\"updatedAt\":\"2026-12-01T10:00:00Z\"} x",
+        ",\"stateVersion\":0,\"updatedAt\":\"2026-12-01T10:00:00Z\",\"root\":\"r-1\"}"}) {
+      Path bad = file("state.json", head + tail);
+      assertThatThrownBy(() -> raw(bad)).as(tail).isInstanceOf(CorruptLedgerException.class)
+          .hasMessageContaining(bad.toString());
     }
   }
 }

@@ -1,0 +1,79 @@
+package dev.ledger.collections.patchlog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.internal.json.LedgerJson;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Where a document loaded from a checkpoint lies in the checkpoint's bytes ({@link StateScan}),
+ * and the values of its table's indexed fields, found there without a tree: a cold open keeps
+ * each document so, and parses it into its tree only when it is used ({@link DocTable.Doc#tree}).
+ * Immutable; the array is the checkpoint's, shared by its documents and never changed.
+ */
+final class CheckpointDoc {
+  private final byte[] bytes;
+  private final int offset;
+  private final int length;
+  /** Whether the bytes hold no whitespace outside strings (as a compact checkpoint writes). */
+  private final boolean compact;
+  private final Path file;
+  private final String collection;
+  /** The table's indexed fields, and each one's value in the document (null: absent). */
+  private final String[] fields;
+  private final JsonNode[] values;
+
+  CheckpointDoc(byte[] bytes, int offset, int length, boolean compact, Path file,
+      String collection, String[] fields, JsonNode[] values) {
+    this.bytes = bytes;
+    this.offset = offset;
+    this.length = length;
+    this.compact = compact;
+    this.file = file;
+    this.collection = collection;
+    this.fields = fields;
+    this.values = values;
+  }
+
+  int length() {
+    return length;
+  }
+
+  boolean compact() {
+    return compact;
+  }
+
+  /** The value of indexed field {@code name}, or null if the document has none. */
+  JsonNode field(String name) {
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i].equals(name)) {
+        return values[i];
+      }
+    }
+    throw new IllegalStateException("not an indexed field of '" + collection + "': " + name);
+  }
+
+  /**
+   * The document's tree, as the whole checkpoint's parse would have built it: a strict parse
+   * (duplicate names refused), nulls dropped as a merge drops them.
+   *
+   * @throws CorruptLedgerException naming the checkpoint file if the bytes do not parse
+   */
+  ObjectNode parse(String key) {
+    JsonNode tree;
+    try {
+      tree = LedgerJson.parse(bytes, offset, length);
+    } catch (IOException e) {
+      throw new CorruptLedgerException(file, offset, "document '" + key + "' of collection '"
+          + collection + "' is not valid JSON: " + e.getMessage(), e);
+    }
+    return (ObjectNode) withoutNullMembers(tree);
+  }
+
+  /** {@code value} as a merge patch leaves it in a document: no null members in objects. */
+  static JsonNode withoutNullMembers(JsonNode value) {
+    return value.isObject() && Json.hasNullMember(value) ? Json.merge(null, value) : value;
+  }
+}
