@@ -160,9 +160,25 @@ final class Json {
       return a == b;
     }
     if (a.isNumber() && b.isNumber()) {
-      return a.decimalValue().compareTo(b.decimalValue()) == 0;
+      return compareNumbers(a, b) == 0;
     }
     return a.equals(b);
+  }
+
+  /**
+   * Two numbers by value. A floating-point value that is not finite (what a parse gives for
+   * a number beyond a double's range, such as {@code 1e999}, which is valid JSON) has no
+   * decimal value: such a pair is compared by their doubles.
+   */
+  private static int compareNumbers(JsonNode a, JsonNode b) {
+    if (finite(a) && finite(b)) {
+      return a.decimalValue().compareTo(b.decimalValue());
+    }
+    return Double.compare(a.doubleValue(), b.doubleValue());
+  }
+
+  private static boolean finite(JsonNode number) {
+    return !number.isFloatingPointNumber() || Double.isFinite(number.doubleValue());
   }
 
   /**
@@ -174,6 +190,9 @@ final class Json {
       return "z";
     }
     if (value.isNumber()) {
+      if (!finite(value)) {
+        return "n" + value.doubleValue();
+      }
       BigDecimal number = value.decimalValue();
       return "n" + (number.signum() == 0 ? "0" : number.stripTrailingZeros().toPlainString());
     }
@@ -205,7 +224,7 @@ final class Json {
       return Integer.compare(ra, rb);
     }
     return switch (ra) {
-      case 0 -> a.decimalValue().compareTo(b.decimalValue());
+      case 0 -> compareNumbers(a, b);
       case 1 -> a.textValue().compareTo(b.textValue());
       case 2 -> Boolean.compare(a.booleanValue(), b.booleanValue());
       default -> 0;

@@ -11,6 +11,8 @@ import dev.ledger.collections.Schema;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.RawState;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -24,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A state loaded from its bytes by {@link StateScan} is the view a load of the parsed tree
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * are found at open or when the document is first used, as a {@link CorruptLedgerException}
  * naming the file. Each failure prints its seed ({@code -Dledger.seed} replays it).
  */
+@ExtendWith(SeedExtension.class)
 class StateScanTest {
   /**
    * A document type for the schema.
@@ -50,14 +54,9 @@ class StateScanTest {
   private static final String[] NAMES = {"status", "n", "id", "a", "b", "meta", "é", "\"q\"",
       "tab\t", "\u0001", "😀", "z\\", "items"};
 
-  private static long seed() {
-    return Long.getLong("ledger.seed", System.nanoTime());
-  }
-
   @Test
-  void aScannedStateIsTheViewOfTheParsedTree() throws IOException {
-    long seed = seed();
-    Random random = new Random(seed);
+  void aScannedStateIsTheViewOfTheParsedTree(TestSeed seed) throws IOException {
+    Random random = seed.random();
     for (int round = 0; round < 300; round++) {
       ObjectNode state = state(random);
       byte[] bytes = random.nextInt(4) == 0 ? LedgerJson.pretty(state)
@@ -73,9 +72,8 @@ class StateScanTest {
   }
 
   @Test
-  void aByteChangedAnywhereIsFoundAtOpenOrOnFirstUseOrLoadsAsTheParse() {
-    long seed = seed();
-    Random random = new Random(seed);
+  void aByteChangedAnywhereIsFoundAtOpenOrOnFirstUseOrLoadsAsTheParse(TestSeed seed) {
+    Random random = seed.random();
     byte[] replacements = "\"\\{}[],:01-.eantu \u0001x".getBytes(StandardCharsets.US_ASCII);
     for (int round = 0; round < 1500; round++) {
       byte[] bytes = LedgerJson.canonical(state(random));
@@ -114,6 +112,35 @@ class StateScanTest {
     }
   }
 
+  /**
+   * {@code 1e999} is valid JSON beyond a double's range: a parse gives an infinite double, which
+   * has no decimal value. An indexed field holding one (a random byte change made one) loads,
+   * indexes, compares and sorts as the parsed tree's load does, instead of failing outside the
+   * store's errors.
+   */
+  @Test
+  void numbersBeyondADoublesRangeInAnIndexedFieldLoadAsTheParsedTreeLoads() throws IOException {
+    String text = new String(LedgerJson.canonical(state(doc("a", "x"), doc("b", "y"),
+        doc("c", "z"))), StandardCharsets.UTF_8)
+        .replace("\"id\":\"a\"", "\"id\":\"a\",\"n\":1e999")
+        .replace("\"id\":\"b\"", "\"id\":\"b\",\"n\":-1e999")
+        .replace("\"id\":\"c\"", "\"id\":\"c\",\"n\":1e999");
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    PartitionView expected = new PartitionView(SCHEMA);
+    expected.load(LedgerJson.parse(bytes, 0, bytes.length), 7);
+    PartitionView scanned = new PartitionView(SCHEMA);
+    scanned.load(raw(bytes));
+    assertSame(expected, scanned, text);
+    DocTable docs = scanned.collections.get("docs");
+    JsonNode infinite = docs.inOrder().iterator().next().tree().get("n");
+    assertThat(infinite.doubleValue()).isEqualTo(Double.POSITIVE_INFINITY);
+    assertThat(docs.lookup("n", Json.indexKey(infinite))).hasSize(2);
+    assertThat(Json.equal(infinite, Json.NODES.numberNode(Double.POSITIVE_INFINITY))).isTrue();
+    assertThat(Json.compare(Json.NODES.numberNode(-1e300), infinite)).isNegative();
+    assertThat(Json.compare(Json.NODES.numberNode(Double.NEGATIVE_INFINITY),
+        Json.NODES.numberNode(7))).isNegative();
+  }
+
   @Test
   void aMalformedDocumentIsRefusedAtOpenNamingTheFile() {
     byte[] bytes = LedgerJson.canonical(state(doc("a", "queued"), doc("b", "x")));
@@ -148,9 +175,8 @@ class StateScanTest {
   }
 
   @Test
-  void documentsParsedOnFirstUseFromSeveralThreadsAreOneTreeEach() throws Exception {
-    long seed = seed();
-    Random random = new Random(seed);
+  void documentsParsedOnFirstUseFromSeveralThreadsAreOneTreeEach(TestSeed seed) throws Exception {
+    Random random = seed.random();
     List<ObjectNode> docs = new ArrayList<>();
     for (int i = 0; i < 2000; i++) {
       ObjectNode d = body(random, 0);
