@@ -33,7 +33,8 @@ class PartitionViewLoadTest {
       .collection("docs", Doc.class, List.of("id"), List.of("status"))
       .build();
 
-  private static ObjectNode state(ObjectNode... docs) {
+  /** A partition state of one collection, "docs", holding {@code docs} keyed by id. */
+  static ObjectNode state(ObjectNode... docs) {
     ObjectNode state = Json.NODES.objectNode();
     ObjectNode table = state.putObject("c").putObject("docs");
     table.put("next", docs.length);

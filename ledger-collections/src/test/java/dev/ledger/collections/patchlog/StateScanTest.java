@@ -271,16 +271,7 @@ class StateScanTest {
   }
 
   private static ObjectNode state(ObjectNode... docs) {
-    ObjectNode state = Json.NODES.objectNode();
-    ObjectNode table = state.putObject("c").putObject("docs");
-    table.put("next", docs.length);
-    ObjectNode entries = table.putObject("docs");
-    for (int i = 0; i < docs.length; i++) {
-      ObjectNode entry = entries.putObject("[\"" + docs[i].get("id").textValue() + "\"]");
-      entry.set("d", docs[i]);
-      entry.put("o", i);
-    }
-    return state;
+    return PartitionViewLoadTest.state(docs);
   }
 
   /** A random state: mostly the store's shape, sometimes not. */
