@@ -4,7 +4,8 @@ package dev.ledger.collections;
  * A value cannot be stored or used as asked: a primary key field that is missing or not a
  * string, number or boolean; a document that does not map to a JSON object; {@code inc} or
  * {@code chmax} on a value or amount that is not a number (booleans are not numbers); a
- * number that overflows. The transaction wrote nothing.
+ * number that overflows; a floating-point infinity or NaN anywhere in a value (JSON has
+ * none: written, it would come back as a string). The transaction wrote nothing.
  */
 public class InvalidValueException extends CollectionException {
   private static final long serialVersionUID = 1L;

@@ -246,7 +246,22 @@ final class Json {
       return node.canConvertToLong() ? number(node.longValue()) : NODES.numberNode(
           node.bigIntegerValue());
     }
-    return node.isDouble() ? node : NODES.numberNode(node.doubleValue());
+    return node.isDouble() && finite(node) ? node
+        : NODES.numberNode(finiteDouble(node.doubleValue()));
+  }
+
+  /**
+   * {@code value}, if it is finite: JSON has no infinity and no NaN (Jackson would write one
+   * as a string, which reads back as a string, not as the number the live view held).
+   *
+   * @throws IllegalArgumentException if it is not
+   */
+  static double finiteDouble(double value) {
+    if (!Double.isFinite(value)) {
+      throw new IllegalArgumentException("the number " + value + " is not finite; JSON has no "
+          + "infinities and no NaN");
+    }
+    return value;
   }
 
   /**
@@ -392,7 +407,7 @@ final class Json {
       }
       case VALUE_NUMBER_FLOAT -> {
         // The tree's double, float or decimal node becomes a double node (canonicalNumber).
-        return NODES.numberNode(parser.getDoubleValue());
+        return NODES.numberNode(finiteDouble(parser.getDoubleValue()));
       }
       case VALUE_TRUE -> {
         return NODES.booleanNode(true);
@@ -429,7 +444,11 @@ final class Json {
         }
         return true;
       }
-      case STRING, NUMBER, BOOLEAN, NULL, BINARY -> {
+      case NUMBER -> {
+        // An infinity or NaN goes through the mapper, whose tokens refuse it.
+        return finite(node);
+      }
+      case STRING, BOOLEAN, NULL, BINARY -> {
         return true;
       }
       default -> {

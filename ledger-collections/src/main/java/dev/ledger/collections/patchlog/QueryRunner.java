@@ -162,20 +162,20 @@ final class QueryRunner {
       String[] path = c.field().split("\\.");
       switch (c.operator()) {
         case EXACT -> {
-          JsonNode value = operand(tx, coll, c.value());
+          JsonNode value = operand(tx, c.field(), c.value());
           checkKind(tx, c, kind, value);
           compiled.add(new Compiled(c, path, value, null));
         }
         case WITHIN -> {
           List<JsonNode> values = new ArrayList<>();
           for (Object v : (List<?>) c.value()) {
-            JsonNode value = operand(tx, coll, v);
+            JsonNode value = operand(tx, c.field(), v);
             checkKind(tx, c, kind, value);
             values.add(value);
           }
           compiled.add(new Compiled(c, path, null, values));
         }
-        case CONTAINS -> compiled.add(new Compiled(c, path, operand(tx, coll, c.value()),
+        case CONTAINS -> compiled.add(new Compiled(c, path, operand(tx, c.field(), c.value()),
             null));
         default -> throw new InvalidQueryException(tx.partition, c.field(),
             "unknown operator " + c.operator());
@@ -190,12 +190,17 @@ final class QueryRunner {
             + coll.spec.type().getName() + " (collection '" + coll.name() + "')"));
   }
 
-  private static JsonNode operand(TxContext tx, TxCollection<?> coll, Object value) {
+  private static JsonNode operand(TxContext tx, String field, Object value) {
     if (value == null) {
       return null;
     }
     JsonNode tree = tx.engine.mapper.valueToTree(value);
-    return tree == null || tree.isNull() ? null : Json.withoutNulls(tree);
+    try {
+      return tree == null || tree.isNull() ? null : Json.withoutNulls(tree);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidQueryException(tx.partition, field, "has a value that is not JSON: "
+          + e.getMessage());
+    }
   }
 
   /** Refuses a string for a number field and the like; null always passes. */

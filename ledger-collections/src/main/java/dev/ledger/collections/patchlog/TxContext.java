@@ -204,7 +204,12 @@ final class TxContext implements Transaction {
     if (tree == null || tree.isNull() || tree.isMissingNode()) {
       throw new InvalidValueException(partition, name, what + " maps to null");
     }
-    return Json.withoutNulls(tree);
+    try {
+      return Json.withoutNulls(tree);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidValueException(partition, name, what + " cannot be mapped to JSON: "
+          + e.getMessage());
+    }
   }
 
   /** Refuses a value larger than the document limit. */

@@ -66,6 +66,7 @@ class RefusedInputTest {
       .queue("pending", String.class)
       .keyValue("counters", String.class, Long.class)
       .keyValue("flags", String.class, Boolean.class)
+      .keyValue("ratios", String.class, Double.class)
       .build();
 
   @TempDir
@@ -160,6 +161,18 @@ class RefusedInputTest {
     }, InvalidValueException.class, "pending");
     refusedTx(tx -> tx.keyValue("flags", String.class, Boolean.class).inc("on", true),
         InvalidValueException.class, "flags");
+    // JSON has no infinities and no NaN: such a number is refused, never written or added.
+    for (double bad : new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+        Double.NaN}) {
+      refusedTx(tx -> {
+        tx.keyValue("ratios", String.class, Double.class).set("r", bad);
+        return null;
+      }, InvalidValueException.class, "ratios");
+      refusedTx(tx -> tx.keyValue("ratios", String.class, Double.class).inc("r", bad),
+          InvalidValueException.class, "ratios");
+      refusedTx(tx -> tx.keyValue("ratios", String.class, Double.class).chmax("r", bad),
+          InvalidValueException.class, "ratios");
+    }
     // An update naming a field the type lacks is refused as a malformed field list.
     refusedTx(tx -> jobs(tx).update(List.of(new Job("a", "done", 1, null)), List.of("nosuch")),
         InvalidQueryException.class, "nosuch");
@@ -197,6 +210,8 @@ class RefusedInputTest {
     refusedTx(tx -> jobs(tx).query(Query.builder().exact("nosuch", 1).build()),
         InvalidQueryException.class, "nosuch");
     refusedTx(tx -> jobs(tx).query(Query.builder().exact("size", "big").build()),
+        InvalidQueryException.class, "size");
+    refusedTx(tx -> jobs(tx).query(Query.builder().exact("size", Double.NaN).build()),
         InvalidQueryException.class, "size");
   }
 
