@@ -66,15 +66,7 @@ final class LedgerReader {
    * read again if the store's recorded limits grew since this store read them.
    */
   Checkpoint readCheckpoint() {
-    while (true) {
-      try {
-        return Checkpoint.read(stateFile, root, limits.maxCheckpointBytes());
-      } catch (CorruptLedgerException e) {
-        if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
-          throw e;
-        }
-      }
-    }
+    return withLimits(Checkpoint::read);
   }
 
   /**
@@ -82,9 +74,24 @@ final class LedgerReader {
    * written yet; retried as {@link #readCheckpoint} is when the store's limits grew.
    */
   Checkpoint.Raw readRawCheckpoint() {
+    return withLimits(Checkpoint::readRaw);
+  }
+
+  /** A reader of {@code state.json} given the file, the root and the largest size it reads. */
+  @FunctionalInterface
+  private interface CheckpointRead<T> {
+    T read(java.nio.file.Path file, String root, long maxBytes);
+  }
+
+  /**
+   * {@code read} of the checkpoint within the store's recorded limits, read again once the
+   * limits grew if the file was beyond them (another writer raised them since this store read
+   * them).
+   */
+  private <T> T withLimits(CheckpointRead<T> read) {
     while (true) {
       try {
-        return Checkpoint.readRaw(stateFile, root, limits.maxCheckpointBytes());
+        return read.read(stateFile, root, limits.maxCheckpointBytes());
       } catch (CorruptLedgerException e) {
         if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
           throw e;
@@ -241,15 +248,7 @@ final class LedgerReader {
 
   /** As {@link #readCheckpoint}, without the state ({@link Checkpoint#readHeader}). */
   Checkpoint readCheckpointHeader() {
-    while (true) {
-      try {
-        return Checkpoint.readHeader(stateFile, root, limits.maxCheckpointBytes());
-      } catch (CorruptLedgerException e) {
-        if (!(e.getCause() instanceof SafeFiles.FileTooLargeException) || !limits.refresh()) {
-          throw e;
-        }
-      }
-    }
+    return withLimits(Checkpoint::readHeader);
   }
 
   /**
