@@ -3,6 +3,7 @@ package dev.ledger.collections.patchlog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.internal.json.LedgerJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -43,6 +44,34 @@ final class CheckpointDoc {
 
   boolean compact() {
     return compact;
+  }
+
+  /**
+   * Appends the document's bytes as they are, if they are the canonical JSON of the tree
+   * {@link #parse} would build: they are compact (this store's checkpoints are written as
+   * canonical JSON, see {@code Checkpoint#encodeCompact}) and hold no member whose value is
+   * null (which the parse drops; an occurrence of {@code :null} anywhere, even inside a
+   * string, counts).
+   *
+   * @return false, having appended nothing, if the bytes may not be canonical
+   */
+  boolean copyTo(CanonicalWriter out) {
+    if (!compact || mayHoldNullMember()) {
+      return false;
+    }
+    out.raw(bytes, offset, length);
+    return true;
+  }
+
+  private boolean mayHoldNullMember() {
+    int end = offset + length - 4;
+    for (int i = offset; i < end; i++) {
+      if (bytes[i] == ':' && bytes[i + 1] == 'n' && bytes[i + 2] == 'u' && bytes[i + 3] == 'l'
+          && bytes[i + 4] == 'l') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The value of indexed field {@code name}, or null if the document has none. */

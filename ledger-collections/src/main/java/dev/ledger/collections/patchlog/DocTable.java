@@ -2,6 +2,7 @@ package dev.ledger.collections.patchlog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -96,6 +97,22 @@ final class DocTable {
     JsonNode field(String name) {
       CheckpointDoc s = source;
       return s != null ? s.field(name) : tree().get(name);
+    }
+
+    /**
+     * Appends the document's canonical JSON, which sits inside {@code enclosing} containers:
+     * a checkpoint document's bytes copied as they are when {@link CheckpointDoc#copyTo} can,
+     * else its tree written (and so parsed, if it was not).
+     *
+     * @return false if the tree holds a node kind the writer does not handle (see
+     *     {@link CanonicalWriter#tree}); the output is then to be discarded
+     */
+    boolean writeTo(CanonicalWriter out, int enclosing) {
+      CheckpointDoc s = source;
+      if (s != null && s.copyTo(out)) {
+        return true;
+      }
+      return out.tree(tree(), enclosing);
     }
 
     /** Its compact JSON size, measured now. */
@@ -375,6 +392,53 @@ final class DocTable {
     keyOrder = kept == keys.length ? keys : Arrays.copyOf(keys, kept);
     node.set("next", Json.number(next));
     return node;
+  }
+
+  /**
+   * Appends {@link #toTree}'s canonical JSON, which sits inside {@code enclosing} containers,
+   * without building the tree: the documents still as a checkpoint's bytes are copied, not
+   * parsed (see {@link Doc#writeTo}).
+   *
+   * @return false if a document holds a node kind the writer does not handle; the output is
+   *     then to be discarded
+   */
+  boolean writeTo(CanonicalWriter out, int enclosing) {
+    out.raw(DOCS_OPEN);
+    String[] keys = sortedKeys();
+    int kept = 0;
+    for (String key : keys) {
+      Doc doc = byKey.get(key);
+      if (doc == null) {
+        continue; // removed since it was put
+      }
+      if (kept > 0) {
+        out.raw(',');
+      }
+      keys[kept++] = key;
+      out.string(key);
+      out.raw(D_OPEN);
+      if (!doc.writeTo(out, enclosing + 3)) {
+        keyOrder = null; // the next call sorts every key afresh
+        return false;
+      }
+      out.raw(O_MEMBER);
+      out.number(doc.ordinal);
+      out.raw('}');
+    }
+    keyOrder = kept == keys.length ? keys : Arrays.copyOf(keys, kept);
+    out.raw(NEXT_MEMBER);
+    out.number(next);
+    out.raw('}');
+    return true;
+  }
+
+  private static final byte[] DOCS_OPEN = ascii("{\"docs\":{");
+  private static final byte[] D_OPEN = ascii(":{\"d\":");
+  private static final byte[] O_MEMBER = ascii(",\"o\":");
+  private static final byte[] NEXT_MEMBER = ascii("},\"next\":");
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
   /**

@@ -341,7 +341,13 @@ final class Engine {
       partition.commitsSinceMeasure = 0;
       partition.commitsBeforeMeasure = 1;
       if (journal > threshold) {
-        partition.log.checkpoint(view.revision, view.toTree(), STATE_VERSION);
+        // As bytes: documents still as the last checkpoint's bytes are copied, not parsed.
+        byte[] state = partition.log.takesCheckpointBytes() ? view.toCanonicalBytes() : null;
+        if (state != null) {
+          partition.log.checkpointBytes(view.revision, state, STATE_VERSION);
+        } else {
+          partition.log.checkpoint(view.revision, view.toTree(), STATE_VERSION);
+        }
         partition.measuredJournalBytes = 0;
       } else if (grown > 0) {
         double perCommit = (double) grown / commits;

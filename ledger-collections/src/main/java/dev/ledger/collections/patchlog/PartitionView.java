@@ -3,6 +3,7 @@ package dev.ledger.collections.patchlog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Schema;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.RawState;
 import java.util.HashMap;
@@ -336,6 +337,81 @@ final class PartitionView {
       total += queue.bytes();
     }
     return total;
+  }
+
+  /**
+   * The canonical JSON of {@link #toTree}, as it sits in a checkpoint (the state inside the
+   * checkpoint's object, for the nesting limit), written without building the tree: the
+   * documents still as a checkpoint's bytes are copied, not parsed. Read it at once.
+   *
+   * @return the bytes, or null if the state holds a node kind the canonical writer does not
+   *     handle (the caller writes {@link #toTree} instead)
+   * @throws IllegalArgumentException if a container is nested deeper than a reader accepts
+   */
+  byte[] toCanonicalBytes() {
+    long data = dataBytes();
+    CanonicalWriter out = new CanonicalWriter(
+        (int) Math.min(Integer.MAX_VALUE - 16, data + data / 8 + 4096));
+    // Sections in canonical order: the others' names with c, kv and q, sorted.
+    TreeMap<String, JsonNode> others = new TreeMap<>();
+    extra.properties().forEach(e -> others.put(e.getKey(), e.getValue()));
+    if (!collections.isEmpty()) {
+      others.put("c", null);
+    }
+    if (!keyValues.isEmpty() || !queues.isEmpty()) {
+      ObjectNode rest = toTreeWithout();
+      rest.properties().forEach(e -> others.put(e.getKey(), e.getValue()));
+    }
+    out.raw('{');
+    boolean first = true;
+    for (Map.Entry<String, JsonNode> section : others.entrySet()) {
+      if (!first) {
+        out.raw(',');
+      }
+      first = false;
+      out.string(section.getKey());
+      out.raw(':');
+      if (section.getValue() != null) {
+        if (!out.tree(section.getValue(), 2)) {
+          return null;
+        }
+        continue;
+      }
+      out.raw('{');
+      boolean firstTable = true;
+      for (Map.Entry<String, DocTable> table : collections.entrySet()) {
+        if (!firstTable) {
+          out.raw(',');
+        }
+        firstTable = false;
+        out.string(table.getKey());
+        out.raw(':');
+        // Inside the checkpoint, the state and "c".
+        if (!table.getValue().writeTo(out, 3)) {
+          return null;
+        }
+      }
+      out.raw('}');
+    }
+    out.raw('}');
+    return java.util.Arrays.copyOf(out.array(), out.size());
+  }
+
+  /** The key-value and queue sections of {@link #toTree}, without the others. */
+  private ObjectNode toTreeWithout() {
+    ObjectNode root = Json.NODES.objectNode();
+    if (!keyValues.isEmpty()) {
+      ObjectNode kv = root.putObject("kv");
+      keyValues.forEach((name, values) -> {
+        ObjectNode node = kv.putObject(name);
+        new TreeMap<>(values).forEach(node::set);
+      });
+    }
+    if (!queues.isEmpty()) {
+      ObjectNode q = root.putObject("q");
+      queues.forEach((name, queue) -> q.set(name, queue.toTree()));
+    }
+    return root;
   }
 
   /** The whole state tree (see the class comment); shares the view's nodes, read it at once. */

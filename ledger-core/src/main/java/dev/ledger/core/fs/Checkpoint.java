@@ -96,6 +96,42 @@ record Checkpoint(String root, long revision, Instant updatedAt, long nextSequen
     return line;
   }
 
+  /**
+   * This checkpoint as {@link #encodeCompact} writes it, with its state given as canonical
+   * JSON ({@code state}, which this record's own state field does not hold): the header's
+   * members around the state's bytes, copied as they are. The bytes equal
+   * {@code encodeCompact()} of the same checkpoint with the state's tree when the state's bytes
+   * are that tree's canonical JSON.
+   */
+  byte[] encodeCompact(byte[] stateBytes) {
+    CanonicalWriter out = new CanonicalWriter(stateBytes.length + 256);
+    out.raw(ascii("{\"format\":"));
+    out.number(FORMAT);
+    out.raw(ascii(",\"journal\":{\"nextSequence\":"));
+    out.number(nextSequence);
+    out.raw(ascii(",\"offset\":"));
+    out.number(offset);
+    out.raw(ascii(",\"segment\":"));
+    out.number(segment);
+    out.raw(ascii("},\"revision\":"));
+    out.number(revision);
+    out.raw(ascii(",\"root\":"));
+    out.string(root);
+    out.raw(ascii(",\"state\":"));
+    out.raw(stateBytes, 0, stateBytes.length);
+    out.raw(ascii(",\"stateVersion\":"));
+    out.number(stateVersion);
+    out.raw(ascii(",\"updatedAt\":"));
+    out.string(JsonFields.instantText(updatedAt));
+    out.raw(ascii("}\n"));
+    return out.size() == out.array().length ? out.array()
+        : java.util.Arrays.copyOf(out.array(), out.size());
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
   private ObjectNode tree() {
     ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("format", FORMAT);

@@ -1106,8 +1106,29 @@ final class FileLedger implements LedgerBackend, PatchLog {
 
   @Override
   public boolean checkpoint(long revision, JsonNode state, int stateVersion) {
-    Preconditions.checkArgument(revision >= 1, "revision must be >= 1: %s", revision);
     Preconditions.checkNotNull(state, "state");
+    return writeCheckpoint(revision, stateVersion, state, Checkpoint::encodeCompact);
+  }
+
+  @Override
+  public boolean takesCheckpointBytes() {
+    return true;
+  }
+
+  /**
+   * The state's canonical bytes are copied into the checkpoint as they are (see
+   * {@link Checkpoint#encodeCompact(byte[])}): the same file the tree form writes.
+   */
+  @Override
+  public boolean checkpointBytes(long revision, byte[] state, int stateVersion) {
+    Preconditions.checkNotNull(state, "state");
+    return writeCheckpoint(revision, stateVersion, null, c -> c.encodeCompact(state));
+  }
+
+  /** Writes the checkpoint {@code encoder} encodes, built with {@code state} (or none). */
+  private boolean writeCheckpoint(long revision, int stateVersion, JsonNode state,
+      java.util.function.Function<Checkpoint, byte[]> encoder) {
+    Preconditions.checkArgument(revision >= 1, "revision must be >= 1: %s", revision);
     Preconditions.checkArgument(stateVersion >= 0, "stateVersion must be >= 0: %s",
         stateVersion);
     if (readOnlyStore != null) {
@@ -1133,7 +1154,7 @@ final class FileLedger implements LedgerBackend, PatchLog {
           revision, t.stateVersion, stateVersion);
       Checkpoint checkpoint = new Checkpoint(root, t.revision, t.updatedAt, t.nextSequence,
           t.segment, t.end, state, stateVersion);
-      byte[] encoded = checkpoint.encodeCompact();
+      byte[] encoded = encoder.apply(checkpoint);
       // Readers bound state.json by the store's recorded state limit (StoreLimits): a larger
       // one would be unreadable.
       long max = 2L * options.maxStateBytes() + 64 * 1024;

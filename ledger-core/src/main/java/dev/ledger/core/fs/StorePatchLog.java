@@ -87,6 +87,16 @@ final class StorePatchLog implements PatchLog {
   }
 
   @Override
+  public boolean takesCheckpointBytes() {
+    return true;
+  }
+
+  @Override
+  public boolean checkpointBytes(long revision, byte[] state, int stateVersion) {
+    return store.guarded(() -> backend().checkpointBytes(revision, state, stateVersion));
+  }
+
+  @Override
   public long journalBytesSinceCheckpoint() {
     return store.guarded(() -> backend().journalBytesSinceCheckpoint());
   }

@@ -275,6 +275,52 @@ public interface PatchLog {
   boolean checkpoint(long revision, JsonNode state, int stateVersion);
 
   /**
+   * Whether {@link #checkpointBytes} writes the given bytes as they are (the
+   * file store), so that a caller holding its state partly as canonical bytes should give it
+   * so; false (the default) when it would only parse them back into a tree, and the caller
+   * gives the tree.
+   *
+   * @return true if the bytes form costs no parse
+   */
+  default boolean takesCheckpointBytes() {
+    return false;
+  }
+
+  /**
+   * Writes a checkpoint as {@link #checkpoint(long, JsonNode, int)} does, with the state given
+   * as the bytes of its canonical JSON (compact, members sorted by name, as
+   * {@link dev.ledger.core.internal.json.LedgerJson#canonical} writes a tree): for a caller
+   * that holds much of its state as such bytes already (documents read from a checkpoint and
+   * not yet parsed) and would otherwise build and write a tree of all of it. The caller
+   * promises that the bytes are one canonical JSON object, the state at {@code revision}; the
+   * backend may copy them into its checkpoint unchecked, so a checkpoint written either way
+   * from the same state is the same. Runs on the calling thread, under the ledger's writer
+   * lock, with the same durability and failures as the tree form.
+   *
+   * <p>The default parses the bytes and calls {@link #checkpoint(long, JsonNode, int)}.
+   *
+   * @param revision the revision the state is the state of, at least 1
+   * @param state the state's canonical JSON; not retained, not changed
+   * @param stateVersion the state version it is written with
+   * @return as {@link #checkpoint(long, JsonNode, int)}
+   * @throws IllegalArgumentException as {@link #checkpoint(long, JsonNode, int)}, or if the
+   *     default cannot parse {@code state}
+   * @throws dev.ledger.core.LimitExceededException as {@link #checkpoint(long, JsonNode, int)}
+   * @throws dev.ledger.core.LedgerException for the backend's own failures
+   */
+  default boolean checkpointBytes(long revision, byte[] state, int stateVersion) {
+    java.util.Objects.requireNonNull(state, "state");
+    JsonNode tree;
+    try {
+      tree = dev.ledger.core.internal.json.LedgerJson.parse(state, 0, state.length);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("checkpoint state of ledger '" + rootId()
+          + "' at revision " + revision + " is not JSON: " + e.getMessage(), e);
+    }
+    return checkpoint(revision, tree, stateVersion);
+  }
+
+  /**
    * The journal bytes written after the newest checkpoint: what a cold open would replay.
    * The caller's checkpoint policy compares it with the size of its data.
    *

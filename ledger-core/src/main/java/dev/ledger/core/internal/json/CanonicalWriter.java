@@ -77,6 +77,19 @@ public final class CanonicalWriter {
     size += ascii.length;
   }
 
+  /**
+   * Appends {@code length} bytes of {@code source} from {@code offset} as they are: JSON the
+   * caller knows to be canonical already (a value copied from canonical bytes).
+   *
+   * @throws IndexOutOfBoundsException if the range is not inside {@code source}
+   */
+  public void raw(byte[] source, int offset, int length) {
+    java.util.Objects.checkFromIndexSize(offset, length, source.length);
+    ensure(length);
+    System.arraycopy(source, offset, bytes, size, length);
+    size += length;
+  }
+
   /** Appends one byte as it is. */
   public void raw(char ascii) {
     ensure(1);
