@@ -10,9 +10,13 @@ import java.nio.file.Path;
 
 /**
  * Where a document loaded from a checkpoint lies in the checkpoint's bytes ({@link StateScan}),
- * and the values of its table's indexed fields, found there without a tree: a cold open keeps
- * each document so, and parses it into its tree only when it is used ({@link DocTable.Doc#tree}).
- * Immutable; the array is the checkpoint's, shared by its documents and never changed.
+ * the merge patches of the journal after the checkpoint still to be applied to it, and the
+ * values of its table's indexed fields as those patches leave them, found without a tree: a
+ * cold open keeps each document so, and parses it into its tree only when it is used
+ * ({@link DocTable.Doc#tree}); a partial update folded from the journal before then is kept as
+ * its patch ({@link #withPatch}) instead of parsing the document to apply it. Immutable; the
+ * array is the checkpoint's, shared by its documents and never changed; the patches are the
+ * log's and never changed either (a merge copies what it takes from them).
  */
 final class CheckpointDoc {
   private final byte[] bytes;
@@ -25,9 +29,19 @@ final class CheckpointDoc {
   /** The table's indexed fields, and each one's value in the document (null: absent). */
   private final String[] fields;
   private final JsonNode[] values;
+  /** Merge patches (objects) to apply, in order, to the parsed bytes; most often none. */
+  private final JsonNode[] patches;
 
   CheckpointDoc(byte[] bytes, int offset, int length, boolean compact, Path file,
       String collection, String[] fields, JsonNode[] values) {
+    this(bytes, offset, length, compact, file, collection, fields, values, NO_PATCHES);
+  }
+
+  private static final JsonNode[] NO_PATCHES = new JsonNode[0];
+
+  private CheckpointDoc(byte[] bytes, int offset, int length, boolean compact, Path file,
+      String collection, String[] fields, JsonNode[] values, JsonNode[] patches) {
+    this.patches = patches;
     this.bytes = bytes;
     this.offset = offset;
     this.length = length;
@@ -42,8 +56,43 @@ final class CheckpointDoc {
     return length;
   }
 
+  /**
+   * Whether {@link #length} is the document's size as the store measures it: the bytes hold
+   * no whitespace outside strings (as a compact checkpoint writes) and no patch is pending.
+   */
   boolean compact() {
-    return compact;
+    return compact && patches.length == 0;
+  }
+
+  /** How many patches are pending. */
+  int pending() {
+    return patches.length;
+  }
+
+  /**
+   * This document with merge patch {@code patch} applied after the ones pending: its tree,
+   * when parsed, is {@code Json.merge} of each in turn onto the parse, as a fold that parsed
+   * the document first would have made it, and the indexed fields' values are merged now.
+   *
+   * @param patch an object, the log's (not copied, never changed)
+   */
+  CheckpointDoc withPatch(JsonNode patch) {
+    JsonNode[] merged = values;
+    for (int i = 0; i < fields.length; i++) {
+      JsonNode change = patch.get(fields[i]);
+      if (change != null) {
+        if (merged == values) {
+          merged = values.clone();
+        }
+        JsonNode was = merged[i];
+        // What the merge of the whole document does to this member.
+        merged[i] = Json.merge(was == null ? null : was.deepCopy(), change);
+      }
+    }
+    JsonNode[] more = java.util.Arrays.copyOf(patches, patches.length + 1);
+    more[patches.length] = patch;
+    return new CheckpointDoc(bytes, offset, length, compact, file, collection, fields, merged,
+        more);
   }
 
   /**
@@ -86,7 +135,8 @@ final class CheckpointDoc {
 
   /**
    * The document's tree, as the whole checkpoint's parse would have built it: a strict parse
-   * (duplicate names refused), nulls dropped as a merge drops them.
+   * (duplicate names refused), nulls dropped as a merge drops them; then the pending patches
+   * merged into it in order. A new tree each call, the caller's own.
    *
    * @throws CorruptLedgerException naming the checkpoint file if the bytes do not parse
    */
@@ -98,7 +148,11 @@ final class CheckpointDoc {
       throw new CorruptLedgerException(file, offset, "document '" + key + "' of collection '"
           + collection + "' is not valid JSON: " + e.getMessage(), e);
     }
-    return (ObjectNode) withoutNullMembers(tree);
+    JsonNode doc = withoutNullMembers(tree);
+    for (JsonNode patch : patches) {
+      doc = Json.merge(doc, patch);
+    }
+    return (ObjectNode) doc;
   }
 
   /** {@code value} as a merge patch leaves it in a document: no null members in objects. */

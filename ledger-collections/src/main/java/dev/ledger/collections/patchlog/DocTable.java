@@ -124,6 +124,12 @@ final class DocTable {
 
   /** A document's size before it is measured. */
   static final int UNMEASURED = -1;
+  /**
+   * Patches a document still as its checkpoint's bytes keeps pending at most ({@link #patch});
+   * the next one parses it and applies them all, so that a document patched often but never
+   * read does not keep a growing list of them.
+   */
+  static final int MAX_PENDING = 8;
 
   private final Map<String, Doc> byKey = new HashMap<>();
   private final OrdinalMap byOrdinal = new OrdinalMap();
@@ -310,12 +316,26 @@ final class DocTable {
   }
 
   /**
-   * Applies a merge patch to a stored document, keeping its indexes right. A shared tree (one
+   * Applies a merge patch to a stored document, keeping its indexes right. A document still
+   * as its checkpoint's bytes, unmeasured, keeps an object patch pending instead (up to
+   * {@link #MAX_PENDING}), applied when its tree is first used (see {@link CheckpointDoc}):
+   * the same tree then as if it were applied now. A shared tree (one
    * a committed patch or the checkpoint it was loaded from also holds, see {@link Doc#shared}
    * and {@link PartitionView#load}) is copied first, since those must not change; a flat
    * document's copy is one map, its values immutable nodes that stay shared.
    */
   void patch(Doc doc, JsonNode patch) {
+    CheckpointDoc source = doc.source;
+    if (source != null && doc.tree == null && doc.bytes == UNMEASURED && patch.isObject()
+        && source.pending() < MAX_PENDING) {
+      // Still the checkpoint's bytes, and nothing needs its size: the patch waits with them
+      // until the document is used (a cold open folds a tail of partial updates to documents
+      // mostly never read before the next checkpoint); the indexed values change now.
+      unindex(doc);
+      doc.source = source.withPatch(patch);
+      index(doc);
+      return;
+    }
     unindex(doc);
     ObjectNode tree = doc.tree();
     JsonNode merged = Json.merge(doc.shared ? tree.deepCopy() : tree, patch);

@@ -7,6 +7,7 @@ import dev.ledger.core.internal.json.JsonScanner;
 import dev.ledger.core.internal.json.LedgerJson;
 import dev.ledger.core.spi.RawState;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -27,6 +28,9 @@ import java.util.Set;
 final class StateScan {
   /** Depth of a document's body in the checkpoint file: file, state, c, collection, docs, entry. */
   private static final int BODY_DEPTH = 6;
+
+  /** The members of a document's entry, {@code "d"} and {@code "o"}, as UTF-8. */
+  private static final byte[][] ENTRY_MEMBERS = {{'d'}, {'o'}};
 
   private final PartitionView view;
   private final RawState raw;
@@ -130,6 +134,10 @@ final class StateScan {
 
   private DocTable docs(String collection, DocTable table) {
     String[] fields = table.indexedFields();
+    byte[][] fieldBytes = new byte[fields.length][];
+    for (int i = 0; i < fields.length; i++) {
+      fieldBytes[i] = fields[i].getBytes(StandardCharsets.UTF_8);
+    }
     if (!in.beginObject()) {
       return table;
     }
@@ -140,7 +148,7 @@ final class StateScan {
       }
       in.peek();
       int entry = in.position();
-      DocTable.Doc doc = entry(collection, key, fields);
+      DocTable.Doc doc = entry(collection, key, fields, fieldBytes);
       if (doc != null) {
         table.put(doc);
       } else {
@@ -156,7 +164,8 @@ final class StateScan {
    * Reads one {@code {"d": {...}, "o": n}} entry as a document kept as bytes, or returns null
    * (where the scanner then stands does not matter) if it is not in that shape.
    */
-  private DocTable.Doc entry(String collection, String key, String[] fields) {
+  private DocTable.Doc entry(String collection, String key, String[] fields,
+      byte[][] fieldBytes) {
     if (in.peek() != '{') {
       return null;
     }
@@ -169,18 +178,18 @@ final class StateScan {
       return null;
     }
     do {
-      String member = in.name();
-      if (member.equals("d") && bodyStart < 0) {
+      int member = in.name(ENTRY_MEMBERS);
+      if (member == 0 && bodyStart < 0) {
         if (in.peek() != '{') {
           return null;
         }
         bodyStart = in.position();
         in.clearMarks();
-        values = body(fields);
+        values = body(fields.length, fieldBytes);
         bodyEnd = in.position();
         // Its length is then its size as the store measures it (see JsonScanner#canonical).
         compact = in.canonical();
-      } else if (member.equals("o") && ordinal == null) {
+      } else if (member == 1 && ordinal == null) {
         ordinal = in.integer();
         if (ordinal == null) {
           return null;
@@ -196,22 +205,20 @@ final class StateScan {
         bodyEnd - bodyStart, compact, raw.file(), collection, fields, values));
   }
 
-  /** Steps over a document's body, returning the values of {@code fields} found in it. */
-  private JsonNode[] body(String[] fields) {
-    JsonNode[] values = new JsonNode[fields.length];
+  /**
+   * Steps over a document's body, returning the values of the indexed fields found in it
+   * ({@code fields}: their names as UTF-8).
+   */
+  private JsonNode[] body(int count, byte[][] fields) {
+    JsonNode[] values = new JsonNode[count];
     if (!in.beginObject()) {
       return values;
     }
     do {
-      String name = in.name();
+      // Compared as bytes: a member's name is not built unless it has an escape.
+      int field = in.name(fields);
       if (in.peek() == 'n') {
         in.markNullMember();
-      }
-      int field = -1;
-      for (int i = 0; i < fields.length; i++) {
-        if (fields[i].equals(name)) {
-          field = i;
-        }
       }
       if (field < 0) {
         in.skipValue(BODY_DEPTH + 1);

@@ -101,6 +101,123 @@ class ColdOpenFromBytesTest {
     }
   }
 
+  /**
+   * Partial updates after the checkpoint (no checkpoint after them): {@code k<i>} for i
+   * divisible by 3 gets {@code n1 = "upd <i> <round>"} in each of {@code rounds} commits, and
+   * those divisible by 6 status {@code "moved"} too; returns the journal segment's path.
+   */
+  private Path tail(int rounds) throws Exception {
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA,
+          CollectionOptions.defaults().withCheckpoints(1000, Long.MAX_VALUE / 4));
+      for (int r = 0; r < rounds; r++) {
+        int round = r;
+        store.execute("p", tx -> {
+          List<Item> items = new ArrayList<>();
+          for (int i = 0; i < DOCS; i += 3) {
+            items.add(new Item("k" + i, "upd " + i + " " + round, "two \"\\ " + i,
+                i % 6 == 0 ? "moved" : "s" + i % 7));
+          }
+          tx.collection("items", Item.class).update(items, List.of("n1", "status"));
+          return null;
+        });
+      }
+    }
+    try (var segments = Files.list(dir.resolve("ledgers").resolve("p").resolve("journal"))) {
+      return segments.filter(f -> f.toString().endsWith(".jsonl")).sorted()
+          .reduce((a, b) -> b).orElseThrow();
+    }
+  }
+
+  private static Item expected(int i, int rounds) {
+    if (i % 3 != 0) {
+      return new Item("k" + i, "one é " + i, "two \"\\ " + i, "s" + i % 7);
+    }
+    return new Item("k" + i, "upd " + i + " " + (rounds - 1), "two \"\\ " + i,
+        i % 6 == 0 ? "moved" : "s" + i % 7);
+  }
+
+  /**
+   * A cold open folds partial updates of the journal after the checkpoint onto documents
+   * still as the checkpoint's bytes (the patches wait with them); reads from several
+   * threads see the updated documents, and the index the indexed field's new values.
+   */
+  @Test
+  void partialUpdatesAfterTheCheckpointAreSeenByReadsFromSeveralThreads() throws Exception {
+    partialUpdatesSeen(3);
+  }
+
+  /** As above, more than {@link DocTable#MAX_PENDING} to a document: it is parsed at open. */
+  @Test
+  void manyPartialUpdatesOfOneDocumentAfterTheCheckpointAreSeen() throws Exception {
+    partialUpdatesSeen(DocTable.MAX_PENDING + 3);
+  }
+
+  private void partialUpdatesSeen(int rounds) throws Exception {
+    fill();
+    tail(rounds);
+    for (int pass = 0; pass < 2; pass++) {
+      // Pass 1: a query by the index first, before any document is read.
+      boolean queryFirst = pass == 1;
+      try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+        CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA);
+        if (queryFirst) {
+          assertThat(store.read("p", v -> v.collection("items", Item.class)
+              .query(Query.builder().exact("status", "moved").build())).items())
+              .hasSize((DOCS + 5) / 6);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+          List<Future<Integer>> found = new ArrayList<>();
+          for (int t = 0; t < 4; t++) {
+            found.add(pool.submit(() -> {
+              int n = 0;
+              for (int i = 0; i < DOCS; i++) {
+                assertThat(get(store, "k" + i).orElseThrow()).isEqualTo(expected(i, rounds));
+                n++;
+              }
+              n += store.read("p", v -> v.collection("items", Item.class)
+                  .query(Query.builder().exact("status", "moved").build())).items().size();
+              return n;
+            }));
+          }
+          for (Future<Integer> f : found) {
+            assertThat(f.get()).isEqualTo(DOCS + (DOCS + 5) / 6);
+          }
+        } finally {
+          pool.shutdownNow();
+        }
+      }
+    }
+  }
+
+  /**
+   * A damaged record of the journal after the checkpoint (not the last one, which would be a
+   * torn tail) is refused at the cold open, naming the segment file and the record's offset.
+   */
+  @Test
+  void aDamagedRecordAfterTheCheckpointIsRefusedAtOpenNamingTheFileAndOffset()
+      throws Exception {
+    fill();
+    Path segment = tail(3);
+    byte[] bytes = Files.readAllBytes(segment);
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    int last = text.lastIndexOf('\n', text.length() - 2);
+    int middle = text.lastIndexOf('\n', last - 1);
+    int record = text.lastIndexOf('\n', middle - 1) + 1;
+    int at = text.indexOf("upd ", record);
+    assertThat(at).isBetween(record, middle);
+    bytes[at] = 'U'; // the checksum no longer matches
+    Files.write(segment, bytes);
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA);
+      assertThatThrownBy(() -> get(store, "k0"))
+          .isInstanceOf(CorruptLedgerException.class)
+          .hasMessageContaining(segment.getFileName().toString())
+          .hasMessageContaining("offset " + record);
+    }
+  }
+
   @Test
   void aMalformedByteInTheCheckpointIsRefusedAtOpenNamingTheFile() throws Exception {
     Path state = fill();

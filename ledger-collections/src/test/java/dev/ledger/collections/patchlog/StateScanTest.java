@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.collections.Schema;
 import dev.ledger.core.CorruptLedgerException;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.core.spi.LoggedCommit;
 import dev.ledger.core.spi.RawState;
 import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
@@ -141,6 +142,30 @@ class StateScanTest {
         Json.NODES.numberNode(7))).isNegative();
   }
 
+  /**
+   * An indexed field's name written with escapes (which the scan decodes, where it compares a
+   * plain name's bytes) is found as the parse finds it; an escaped name that is not one is not.
+   */
+  @Test
+  void anIndexedFieldNameWrittenWithEscapesIsFoundAsTheParseFindsIt() throws IOException {
+    String text = new String(LedgerJson.canonical(state(doc("a", "x"), doc("b", "y"),
+        doc("c", "z"))), StandardCharsets.UTF_8)
+        .replace("\"id\":\"a\",\"status\"", "\"id\":\"a\",\"st\\u0061tus\"")
+        .replace("\"id\":\"b\",\"status\"", "\"id\":\"b\",\"st\\u0061tu\"")
+        .replace("\"id\":\"c\",\"status\"", "\"id\":\"c\",\"\\u00e9\"");
+    assertThat(text).contains("st\\u0061tus", "st\\u0061tu\"", "\\u00e9");
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    PartitionView expected = new PartitionView(SCHEMA);
+    expected.load(LedgerJson.parse(bytes, 0, bytes.length), 7);
+    PartitionView scanned = new PartitionView(SCHEMA);
+    scanned.load(raw(bytes));
+    assertSame(expected, scanned, text);
+    assertThat(scanned.collections.get("docs").lookup("status", Json.indexKey(
+        Json.NODES.textNode("x")))).containsExactly("[\"a\"]");
+    assertThat(scanned.collections.get("docs").lookup("status", Json.indexKey(
+        Json.NODES.textNode("y")))).isEmpty();
+  }
+
   @Test
   void aMalformedDocumentIsRefusedAtOpenNamingTheFile() {
     byte[] bytes = LedgerJson.canonical(state(doc("a", "queued"), doc("b", "x")));
@@ -218,6 +243,95 @@ class StateScanTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * A journal tail folded onto scanned documents (partial updates kept pending with their
+   * bytes, see {@link CheckpointDoc#withPatch}) leaves the view the same tail folded onto the
+   * parsed tree's documents leaves: documents, ordinals, indexes, sizes and trees, for random
+   * partial updates (nested, removing members, changing indexed fields, more than
+   * {@link DocTable#MAX_PENDING} to one document), replacements under a new ordinal, deletes,
+   * inserts and documents used half way, with indexes deferred as a cold open does or kept.
+   */
+  @Test
+  void aTailFoldedOntoScannedDocumentsIsTheTailFoldedOntoParsedTrees(TestSeed seed)
+      throws IOException {
+    Random random = seed.random();
+    for (int round = 0; round < 200; round++) {
+      int n = 1 + random.nextInt(12);
+      List<ObjectNode> docs = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        ObjectNode d = body(random, 0);
+        d.put("id", "k" + i);
+        if (random.nextBoolean()) {
+          d.set("status", random.nextBoolean() ? Json.NODES.textNode("s" + random.nextInt(3))
+              : value(random, 1));
+        }
+        docs.add(d);
+      }
+      byte[] bytes = LedgerJson.canonical(state(docs.toArray(ObjectNode[]::new)));
+      boolean defer = random.nextBoolean();
+      PartitionView expected = new PartitionView(SCHEMA);
+      PartitionView folded = new PartitionView(SCHEMA);
+      if (defer) {
+        expected.deferIndexes();
+        folded.deferIndexes();
+      }
+      expected.load(LedgerJson.parse(bytes, 0, bytes.length), 7);
+      folded.load(raw(bytes));
+      StringBuilder as = new StringBuilder("seed " + seed + " round " + round + " defer "
+          + defer + ": " + new String(bytes, StandardCharsets.UTF_8));
+      long next = n;
+      int commits = random.nextInt(40);
+      for (int c = 0; c < commits; c++) {
+        String key = "[\"k" + random.nextInt(n + 2) + "\"]";
+        ObjectNode entries = Json.NODES.objectNode();
+        int kind = random.nextInt(20);
+        if (kind == 0) {
+          entries.putNull(key);
+        } else if (kind == 1) {
+          ObjectNode entry = entries.putObject(key);
+          entry.put("o", next++);
+          entry.set("d", body(random, 0));
+        } else if (kind == 2) {
+          entries.putObject(key).set("d", value(random, 1));
+        } else {
+          ObjectNode diff = Json.NODES.objectNode();
+          int members = 1 + random.nextInt(3);
+          for (int m = 0; m < members; m++) {
+            String name = random.nextInt(3) == 0 ? "status" : NAMES[random.nextInt(
+                NAMES.length)];
+            diff.set(name, value(random, 1));
+          }
+          entries.putObject(key).set("d", diff);
+        }
+        ObjectNode patch = Json.NODES.objectNode();
+        ObjectNode table = patch.putObject("c").putObject("docs");
+        table.put("next", next);
+        table.set("docs", entries);
+        as.append("\n").append(patch);
+        LoggedCommit commit = new LoggedCommit(8 + c, Instant.EPOCH, 0, null, patch, List.of(),
+            null);
+        expected.apply(commit);
+        folded.apply(commit);
+        if (random.nextInt(10) == 0) {
+          // A document used half way: its pending patches are applied, later ones eagerly.
+          DocTable.Doc used = folded.collections.get("docs").get(key);
+          if (used != null) {
+            used.tree();
+          }
+        }
+      }
+      if (defer) {
+        expected.buildIndexes();
+        folded.buildIndexes();
+      }
+      assertSame(expected, folded, as.toString());
+      for (DocTable.Doc doc : expected.collections.get("docs").inOrder()) {
+        assertThat(folded.collections.get("docs").get(doc.key).tree()).as(as.toString())
+            .isEqualTo(doc.tree());
+      }
     }
   }
 

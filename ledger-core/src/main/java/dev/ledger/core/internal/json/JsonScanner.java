@@ -149,6 +149,47 @@ public final class JsonScanner {
   }
 
   /**
+   * Reads a member's name and its colon as {@link #name} does, with the same checks and
+   * failures, and tells which of {@code candidates} it is, without building the name when it
+   * holds no escape (its bytes are compared; unescaped well-formed UTF-8 holds no surrogate, so
+   * there is nothing more to check).
+   *
+   * @param candidates names, each as its UTF-8 bytes
+   * @return the index of the candidate equal to the name, or -1 if none is
+   * @throws MalformedJsonException if no name and colon are there
+   */
+  public int name(byte[][] candidates) {
+    if (peek() != '"') {
+      throw error("expected a member name");
+    }
+    int start = pos + 1;
+    int found = -1;
+    if (skipString()) {
+      String name = decode(start, pos - 1);
+      if (!pairedSurrogates(name)) {
+        throw error("broken surrogate pair in member name");
+      }
+      for (int i = 0; i < candidates.length; i++) {
+        if (name.equals(new String(candidates[i], StandardCharsets.UTF_8))) {
+          found = i;
+        }
+      }
+    } else {
+      int to = pos - 1;
+      for (int i = 0; i < candidates.length; i++) {
+        if (java.util.Arrays.equals(b, start, to, candidates[i], 0, candidates[i].length)) {
+          found = i;
+        }
+      }
+    }
+    if (peek() != ':') {
+      throw error("expected ':'");
+    }
+    pos++;
+    return found;
+  }
+
+  /**
    * After a member's value: consumes a comma (true: another member follows) or the closing
    * brace (false).
    *
