@@ -9,6 +9,7 @@ import dev.ledger.collections.Key;
 import dev.ledger.collections.Query;
 import dev.ledger.collections.Schema;
 import dev.ledger.core.CorruptLedgerException;
+import dev.ledger.core.VerifyReport;
 import dev.ledger.core.fs.FileLedgerStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -187,6 +188,39 @@ class ColdOpenFromBytesTest {
         } finally {
           pool.shutdownNow();
         }
+      }
+    }
+  }
+
+  /**
+   * A checkpoint written right after a cold open, while documents still wait with their
+   * checkpoint bytes and pending partial updates (none of them read): the new checkpoint holds
+   * the updated documents, not the old bytes, as the next cold open and {@code verify} show.
+   */
+  @Test
+  void aCheckpointWrittenWhilePartialUpdatesWaitHoldsTheUpdatedDocuments() throws Exception {
+    fill();
+    tail(3);
+    Path state = dir.resolve("ledgers").resolve("p").resolve("state.json");
+    byte[] before = Files.readAllBytes(state);
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      // A checkpoint after every commit: the one below writes the cold-opened view.
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA,
+          CollectionOptions.defaults().withCheckpoints(0.000_001, 0));
+      store.execute("p", tx -> {
+        tx.collection("items", Item.class).update(List.of(new Item("k1", "one é 1", "new", "s1")),
+            List.of("n2"));
+        return null;
+      });
+    }
+    assertThat(Files.readAllBytes(state)).isNotEqualTo(before);
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      VerifyReport report = files.verify();
+      assertThat(report.clean()).as("%s", report).isTrue();
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA);
+      for (int i = 0; i < DOCS; i++) {
+        Item want = i == 1 ? new Item("k1", "one é 1", "new", "s1") : expected(i, 3);
+        assertThat(get(store, "k" + i)).as("k" + i).contains(want);
       }
     }
   }
