@@ -27,7 +27,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -657,13 +656,37 @@ public final class LedgerJson {
 
   /** Lower-case hex SHA-256 of {@code bytes}. */
   public static String sha256Hex(byte[] bytes) {
-    return Hashing.sha256().hashBytes(bytes).toString();
+    return sha256Hex(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Lower-case hex SHA-256 of {@code length} bytes of {@code bytes} from {@code offset}: the
+   * same digest as Guava's {@code Hashing.sha256()}, from a digest this thread keeps (every
+   * commit derives its events' ids here; a digest per call and a hex builder cost as much as
+   * the hash itself).
+   */
+  public static String sha256Hex(byte[] bytes, int offset, int length) {
+    java.security.MessageDigest digest = SHA256.get();
+    digest.update(bytes, offset, length);
+    return HEX.formatHex(digest.digest());
   }
 
   /** Lower-case hex SHA-256 of the UTF-8 bytes of {@code text}. */
   public static String sha256Hex(String text) {
-    return Hashing.sha256().hashString(text, java.nio.charset.StandardCharsets.UTF_8).toString();
+    return sha256Hex(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
+
+  private static final java.util.HexFormat HEX = java.util.HexFormat.of();
+
+  /** A digest per thread; {@code digest()} leaves it reset for the next use. */
+  private static final ThreadLocal<java.security.MessageDigest> SHA256 =
+      ThreadLocal.withInitial(() -> {
+        try {
+          return java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+          throw new IllegalStateException("SHA-256 is not available", e);
+        }
+      });
 
   /** Thrown for input that parses to no JSON value at all (empty or whitespace). */
   public static final class JsonParseFailure extends IOException {
