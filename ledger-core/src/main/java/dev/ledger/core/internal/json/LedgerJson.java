@@ -287,36 +287,40 @@ public final class LedgerJson {
    * reader accepts (Jackson's {@link StreamReadConstraints} defaults: 20,000,000 characters
    * for a string, 50,000 for a name, 1,000 for a number). A value the reader would refuse
    * must be refused before it is written: a committed record that no reader can parse
-   * would make its ledger unreadable for good. Walks the tree without recursion, so a
-   * hostile tree cannot overflow the stack before it is refused.
+   * would make its ledger unreadable for good. A container is refused for its depth before
+   * its children are walked, so a hostile (deep or cyclic) tree cannot overflow the stack
+   * before it is refused.
    *
    * @throws IllegalArgumentException naming the bound and the offending size otherwise
    */
   public static JsonNode checkDepth(JsonNode node) {
-    StreamReadConstraints read = MAPPER.getFactory().streamReadConstraints();
-    java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
-    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
-    nodes.push(node);
-    depths.push(0);
-    while (!nodes.isEmpty()) {
-      JsonNode current = nodes.pop();
-      int depth = depths.pop();
-      if (current.isContainerNode()) {
-        checkContainerDepth(depth);
-        if (current.isObject()) {
-          for (java.util.Iterator<String> names = current.fieldNames(); names.hasNext(); ) {
-            checkNameLength(names.next(), read);
-          }
-        }
-        for (JsonNode child : current) {
-          nodes.push(child);
-          depths.push(depth + 1);
-        }
-      } else {
-        checkLeaf(current, read);
+    checkTree(node, 0, MAPPER.getFactory().streamReadConstraints());
+    return node;
+  }
+
+  /**
+   * {@link #checkDepth}'s walk. It recurses, as {@link #sortedCopy} does, but checks a
+   * container's depth before it descends into it: the stack holds at most
+   * {@link #MAX_NESTING_DEPTH} frames of it, and a deeper (or cyclic) tree is refused first.
+   * Every commit checks its state and payloads here: two deques and a boxed depth per node
+   * cost more than the walk.
+   */
+  private static void checkTree(JsonNode current, int depth, StreamReadConstraints read) {
+    if (!current.isContainerNode()) {
+      checkLeaf(current, read);
+      return;
+    }
+    checkContainerDepth(depth);
+    if (current.isObject()) {
+      for (java.util.Map.Entry<String, JsonNode> member : current.properties()) {
+        checkNameLength(member.getKey(), read);
+        checkTree(member.getValue(), depth + 1, read);
+      }
+    } else {
+      for (JsonNode child : current) {
+        checkTree(child, depth + 1, read);
       }
     }
-    return node;
   }
 
   /** Compact UTF-8 JSON with sorted keys: the canonical form digests are computed over. */
