@@ -27,7 +27,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import com.google.common.hash.Hashing;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -288,36 +287,40 @@ public final class LedgerJson {
    * reader accepts (Jackson's {@link StreamReadConstraints} defaults: 20,000,000 characters
    * for a string, 50,000 for a name, 1,000 for a number). A value the reader would refuse
    * must be refused before it is written: a committed record that no reader can parse
-   * would make its ledger unreadable for good. Walks the tree without recursion, so a
-   * hostile tree cannot overflow the stack before it is refused.
+   * would make its ledger unreadable for good. A container is refused for its depth before
+   * its children are walked, so a hostile (deep or cyclic) tree cannot overflow the stack
+   * before it is refused.
    *
    * @throws IllegalArgumentException naming the bound and the offending size otherwise
    */
   public static JsonNode checkDepth(JsonNode node) {
-    StreamReadConstraints read = MAPPER.getFactory().streamReadConstraints();
-    java.util.ArrayDeque<JsonNode> nodes = new java.util.ArrayDeque<>();
-    java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
-    nodes.push(node);
-    depths.push(0);
-    while (!nodes.isEmpty()) {
-      JsonNode current = nodes.pop();
-      int depth = depths.pop();
-      if (current.isContainerNode()) {
-        checkContainerDepth(depth);
-        if (current.isObject()) {
-          for (java.util.Iterator<String> names = current.fieldNames(); names.hasNext(); ) {
-            checkNameLength(names.next(), read);
-          }
-        }
-        for (JsonNode child : current) {
-          nodes.push(child);
-          depths.push(depth + 1);
-        }
-      } else {
-        checkLeaf(current, read);
+    checkTree(node, 0, MAPPER.getFactory().streamReadConstraints());
+    return node;
+  }
+
+  /**
+   * {@link #checkDepth}'s walk. It recurses, as {@link #sortedCopy} does, but checks a
+   * container's depth before it descends into it: the stack holds at most
+   * {@link #MAX_NESTING_DEPTH} frames of it, and a deeper (or cyclic) tree is refused first.
+   * Every commit checks its state and payloads here: two deques and a boxed depth per node
+   * cost more than the walk.
+   */
+  private static void checkTree(JsonNode current, int depth, StreamReadConstraints read) {
+    if (!current.isContainerNode()) {
+      checkLeaf(current, read);
+      return;
+    }
+    checkContainerDepth(depth);
+    if (current.isObject()) {
+      for (java.util.Map.Entry<String, JsonNode> member : current.properties()) {
+        checkNameLength(member.getKey(), read);
+        checkTree(member.getValue(), depth + 1, read);
+      }
+    } else {
+      for (JsonNode child : current) {
+        checkTree(child, depth + 1, read);
       }
     }
-    return node;
   }
 
   /** Compact UTF-8 JSON with sorted keys: the canonical form digests are computed over. */
@@ -657,13 +660,37 @@ public final class LedgerJson {
 
   /** Lower-case hex SHA-256 of {@code bytes}. */
   public static String sha256Hex(byte[] bytes) {
-    return Hashing.sha256().hashBytes(bytes).toString();
+    return sha256Hex(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Lower-case hex SHA-256 of {@code length} bytes of {@code bytes} from {@code offset}: the
+   * same digest as Guava's {@code Hashing.sha256()}, from a digest this thread keeps (every
+   * commit derives its events' ids here; a digest per call and a hex builder cost as much as
+   * the hash itself).
+   */
+  public static String sha256Hex(byte[] bytes, int offset, int length) {
+    java.security.MessageDigest digest = SHA256.get();
+    digest.update(bytes, offset, length);
+    return HEX.formatHex(digest.digest());
   }
 
   /** Lower-case hex SHA-256 of the UTF-8 bytes of {@code text}. */
   public static String sha256Hex(String text) {
-    return Hashing.sha256().hashString(text, java.nio.charset.StandardCharsets.UTF_8).toString();
+    return sha256Hex(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
+
+  private static final java.util.HexFormat HEX = java.util.HexFormat.of();
+
+  /** A digest per thread; {@code digest()} leaves it reset for the next use. */
+  private static final ThreadLocal<java.security.MessageDigest> SHA256 =
+      ThreadLocal.withInitial(() -> {
+        try {
+          return java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+          throw new IllegalStateException("SHA-256 is not available", e);
+        }
+      });
 
   /** Thrown for input that parses to no JSON value at all (empty or whitespace). */
   public static final class JsonParseFailure extends IOException {

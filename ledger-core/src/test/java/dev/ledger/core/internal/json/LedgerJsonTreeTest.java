@@ -112,6 +112,26 @@ class LedgerJsonTreeTest {
     }
   }
 
+  @Test
+  void checkDepthRefusesAFarTooDeepTreeBeforeItsStackCanOverflow() {
+    // The walk recurses; it must refuse at the bound, never descend 100,000 levels.
+    com.fasterxml.jackson.databind.node.ObjectNode deep = LedgerJson.mapper().createObjectNode();
+    com.fasterxml.jackson.databind.node.ObjectNode inner = deep;
+    for (int i = 0; i < 100_000; i++) {
+      inner = inner.putObject("a");
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> LedgerJson.checkDepth(deep))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("JSON nesting depth exceeds the maximum of " + LedgerJson.MAX_NESTING_DEPTH);
+    com.fasterxml.jackson.databind.node.ArrayNode deepest = LedgerJson.mapper().createArrayNode();
+    com.fasterxml.jackson.databind.node.ArrayNode item = deepest;
+    for (int i = 1; i < LedgerJson.MAX_NESTING_DEPTH; i++) {
+      item = item.addArray();
+    }
+    item.add("leaf");
+    assertThat(LedgerJson.checkDepth(deepest)).isSameAs(deepest);
+  }
+
   /** The member names of every object, depth first, in their order. */
   private static String names(JsonNode node) {
     StringBuilder out = new StringBuilder();
