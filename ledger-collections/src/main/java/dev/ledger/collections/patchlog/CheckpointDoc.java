@@ -100,12 +100,12 @@ final class CheckpointDoc {
    * {@link #parse} would build: they are compact (this store's checkpoints are written as
    * canonical JSON, see {@code Checkpoint#encodeCompact}) and hold no member whose value is
    * null (which the parse drops; an occurrence of {@code :null} anywhere, even inside a
-   * string, counts).
+   * string, counts); and no patch is pending (the bytes are then not the document).
    *
    * @return false, having appended nothing, if the bytes may not be canonical
    */
   boolean copyTo(CanonicalWriter out) {
-    if (!compact || mayHoldNullMember()) {
+    if (!compact() || mayHoldNullMember()) {
       return false;
     }
     out.raw(bytes, offset, length);

@@ -54,6 +54,12 @@ class CanonicalStateBytesTest {
           assertSame(view);
           view.applyPatch(patch(random), 4);
           assertSame(view);
+          // Patched before any document is used: partial updates wait with the bytes.
+          PartitionView waiting = new PartitionView(SCHEMA);
+          waiting.load(new RawState(bytes, 0, bytes.length, 3, Instant.EPOCH, 0,
+              Path.of("state.json")));
+          waiting.applyPatch(patch(random), 4);
+          assertSame(waiting);
         }
         PartitionView built = new PartitionView(SCHEMA);
         built.applyPatch(state, 1);
