@@ -16,6 +16,8 @@ import dev.ledger.registry.RunRegistry;
 import dev.ledger.registry.RunStatus;
 import dev.ledger.registry.TransitionDetails;
 import dev.ledger.registry.collections.CollectionRunRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 13: the run registry (ledger-registry on a file store) against the reference's
@@ -57,6 +60,13 @@ final class RegistryScenario {
   private static final int MAX_TRANSITIONS_PER_SECOND = 5_000;
   /** Runs allocated when a pool is used up are numbered from here. */
   private static final long REFILL_BASE = 50_000_000L;
+  /** Runs allocated for the checkpoint cycle's walks are numbered from here. */
+  private static final long CYCLE_BASE = 60_000_000L;
+  /**
+   * Runs allocated beforehand for the checkpoint cycle, on each side: a cycle of the small
+   * registry's partition is ~48,000 transitions of the timed path's 4 per run.
+   */
+  private static final int CYCLE_RUNS = 14_000;
   private static final RunOwner OWNER = RunOwner.local("bench", "bench-1");
 
   private RegistryScenario() {}
@@ -107,6 +117,18 @@ final class RegistryScenario {
       try (FileLedgerStore store = FileLedgerStore.open(storeDir, options)) {
         transitions(config, report, registry(store, "small"), registry(store, "large"),
             poolSmall, poolLarge, sqlSmall, sqlLarge, sqlPoolSmall, sqlPoolLarge, small, large);
+      }
+      int cycleRuns = config.roundMillis() >= 1000 ? CYCLE_RUNS : 100;
+      List<String> cyclePool;
+      try (FileLedgerStore store = FileLedgerStore.open(storeDir, fast)) {
+        cyclePool = allocatePool(registry(store, "small"), CYCLE_BASE, cycleRuns);
+      }
+      List<String> sqlCyclePool = sqlSmall.allocate(CYCLE_BASE, cycleRuns);
+      MeterRegistry meters = new SimpleMeterRegistry();
+      try (FileLedgerStore store = FileLedgerStore.open(storeDir,
+          options.withMeterRegistry(meters))) {
+        checkpointCycle(config, report, registry(store, "small"), cyclePool, sqlSmall,
+            sqlCyclePool, meters, small);
       }
     }
   }
@@ -160,13 +182,19 @@ final class RegistryScenario {
    */
   private abstract static class PoolWalk {
     private final List<String> pool;
+    private final long refillBase;
     private int run;
     private int step;
     long revision = 1;
     long refills;
 
     PoolWalk(List<String> pool) {
+      this(pool, REFILL_BASE);
+    }
+
+    PoolWalk(List<String> pool, long refillBase) {
       this.pool = new ArrayList<>(pool);
+      this.refillBase = refillBase;
     }
 
     /** One transition: the next of the current run, or the first of the next run. */
@@ -177,7 +205,7 @@ final class RegistryScenario {
         revision = 1;
       }
       if (run >= pool.size()) {
-        pool.add(allocate(REFILL_BASE + refills++));
+        pool.add(allocate(refillBase + refills++));
       }
       revision = transition(pool.get(run), RegistryWorkload.TIMED_PATH.get(step), revision);
       step++;
@@ -191,7 +219,11 @@ final class RegistryScenario {
   }
 
   private static PoolWalk ledgerWalk(RunRegistry registry, List<String> pool) {
-    return new PoolWalk(pool) {
+    return ledgerWalk(registry, pool, REFILL_BASE);
+  }
+
+  private static PoolWalk ledgerWalk(RunRegistry registry, List<String> pool, long base) {
+    return new PoolWalk(pool, base) {
       @Override
       long transition(String id, String to, long revision) {
         return registry.transitionRun(id, RunStatus.of(to), revision, TransitionDetails.none())
@@ -206,7 +238,11 @@ final class RegistryScenario {
   }
 
   private static PoolWalk sqliteWalk(SqliteRunRegistry sqlite, List<String> pool) {
-    return new PoolWalk(pool) {
+    return sqliteWalk(sqlite, pool, REFILL_BASE);
+  }
+
+  private static PoolWalk sqliteWalk(SqliteRunRegistry sqlite, List<String> pool, long base) {
+    return new PoolWalk(pool, base) {
       @Override
       long transition(String id, String to, long revision) throws Exception {
         return sqlite.transition(id, to);
@@ -260,6 +296,106 @@ final class RegistryScenario {
             walks.get(i).refills));
       }
     }
+  }
+
+  /**
+   * The registry partition's checkpoints are rare (its journal grows to at least 64 MiB
+   * between two, tens of thousands of transitions at the small size), so the timed rounds
+   * above mostly hold none, while each one stalls the committing thread for the time it takes
+   * to encode and write the whole state. This walks the small registry from just after one
+   * checkpoint of its partition through the next one, the checkpoint included, in 100 ms
+   * turns with SQLite walking its own pool: the transition rate over a whole checkpoint cycle,
+   * side by side. Both walk runs allocated beforehand ({@link #CYCLE_RUNS} each; a walk that
+   * uses its pool up allocates inside its turns, and the report says how often). Checkpoints
+   * are counted by the store's {@code ledger.checkpoints} meter; if none comes in time
+   * (below), the report says so and measures nothing.
+   */
+  private static void checkpointCycle(BenchConfig config, Report report, RunRegistry ledger,
+      List<String> pool, SqliteRunRegistry sqlite, List<String> sqlPool,
+      MeterRegistry meters, int small) throws Exception {
+    // A cycle is tens of thousands of transitions: up to 4 minutes for each of the two
+    // phases, 3 s in a smoke run (short rounds), which then notes that it measured nothing.
+    long cap = config.roundMillis() >= 1000 ? TimeUnit.MINUTES.toNanos(4)
+        : TimeUnit.SECONDS.toNanos(3);
+    // Up to the first checkpoint, on runs of its own: its end is where the cycle starts.
+    PoolWalk lead = ledgerWalk(ledger, List.of(), CYCLE_BASE + 1_000_000L);
+    long start = System.nanoTime();
+    double before = checkpoints(meters);
+    while (checkpoints(meters) == before) {
+      if (System.nanoTime() - start > cap) {
+        report.note(String.format("Registry scenario: no checkpoint of the %,d-run partition"
+            + " within %,d s of transitions; the checkpoint cycle was not measured.", small,
+            TimeUnit.NANOSECONDS.toSeconds(cap)));
+        return;
+      }
+      lead.next();
+    }
+    before = checkpoints(meters);
+    PoolWalk walk = ledgerWalk(ledger, pool, CYCLE_BASE + 2_000_000L);
+    PoolWalk sql = sqliteWalk(sqlite, sqlPool, CYCLE_BASE + 2_000_000L);
+    long slice = TimeUnit.MILLISECONDS.toNanos(Math.max(1, config.roundMillis() / 10));
+    long ledgerSteps = 0;
+    long ledgerNanos = 0;
+    long sqlSteps = 0;
+    long sqlNanos = 0;
+    long longest = 0;
+    long t0 = System.nanoTime();
+    boolean done = false;
+    for (int turn = 0; !done; turn++) {
+      if (System.nanoTime() - t0 > 2 * cap) {
+        report.note(String.format("Registry scenario: the %,d-run partition's second"
+            + " checkpoint did not come within %,d s; the checkpoint cycle was not measured.",
+            small, TimeUnit.NANOSECONDS.toSeconds(cap)));
+        return;
+      }
+      // Who goes first alternates, as in the timed rounds.
+      for (int k = 0; k < 2; k++) {
+        boolean ledgerTurn = (turn + k) % 2 == 0;
+        long s0 = System.nanoTime();
+        long deadline = s0 + slice;
+        if (ledgerTurn) {
+          do {
+            long c0 = System.nanoTime();
+            walk.next();
+            longest = Math.max(longest, System.nanoTime() - c0);
+            ledgerSteps++;
+            if (checkpoints(meters) != before) {
+              done = true;
+              break;
+            }
+          } while (System.nanoTime() < deadline);
+          ledgerNanos += System.nanoTime() - s0;
+        } else {
+          do {
+            sql.next();
+            sqlSteps++;
+          } while (System.nanoTime() < deadline);
+          sqlNanos += System.nanoTime() - s0;
+        }
+      }
+    }
+    String s = String.format("%,d runs", small);
+    Stats ledgerStats = report.stats(NAME, "transitionRun over one whole checkpoint cycle of"
+        + " the partition (the checkpoint included), ledger, " + s, "transitions/s");
+    ledgerStats.add(ledgerSteps / (ledgerNanos / 1e9));
+    Stats sqlStats = report.stats(NAME, "guarded UPDATE + event INSERT in turns with that"
+        + " cycle, SQLite FULL, " + s, "transitions/s");
+    sqlStats.add(sqlSteps / (sqlNanos / 1e9));
+    report.stats(NAME, "the longest transition of that cycle (the checkpoint's stall), ledger, "
+        + s, "ms").add(longest / 1e6);
+    report.ratio(NAME, "transitionRun over one whole checkpoint cycle (" + String.format("%,d",
+        ledgerSteps) + " transitions), ledger / SQLite FULL, " + s, ledgerStats, sqlStats,
+        Report.Goal.REPORT, 0);
+    if (walk.refills > 0 || sql.refills > 0) {
+      report.note(String.format("Registry scenario: over the checkpoint cycle the ledger"
+          + " allocated %,d runs and SQLite %,d inside their turns (pools of %,d used up).",
+          walk.refills, sql.refills, pool.size()));
+    }
+  }
+
+  private static double checkpoints(MeterRegistry meters) {
+    return meters.find("ledger.checkpoints").counters().stream()
+        .mapToDouble(c -> c.count()).sum();
   }
 
   private static void queries(BenchConfig config, Report report, RunRegistry ledgerSmall,
