@@ -422,17 +422,7 @@ final class PartitionView {
       collections.forEach((name, table) -> c.set(name, table.toTree()));
     }
     // Sections in canonical order (c, kv, q), as every member below: see DocTable#toTree.
-    if (!keyValues.isEmpty()) {
-      ObjectNode kv = root.putObject("kv");
-      keyValues.forEach((name, values) -> {
-        ObjectNode node = kv.putObject(name);
-        new TreeMap<>(values).forEach(node::set);
-      });
-    }
-    if (!queues.isEmpty()) {
-      ObjectNode q = root.putObject("q");
-      queues.forEach((name, queue) -> q.set(name, queue.toTree()));
-    }
+    toTreeWithout().properties().forEach(e -> root.set(e.getKey(), e.getValue()));
     return root;
   }
 }
