@@ -185,7 +185,7 @@ final class StateScan {
         }
         bodyStart = in.position();
         in.clearMarks();
-        values = body(fields.length, fieldBytes);
+        values = body(fieldBytes);
         bodyEnd = in.position();
         // Its length is then its size as the store measures it (see JsonScanner#canonical).
         compact = in.canonical();
@@ -209,8 +209,8 @@ final class StateScan {
    * Steps over a document's body, returning the values of the indexed fields found in it
    * ({@code fields}: their names as UTF-8).
    */
-  private JsonNode[] body(int count, byte[][] fields) {
-    JsonNode[] values = new JsonNode[count];
+  private JsonNode[] body(byte[][] fields) {
+    JsonNode[] values = new JsonNode[fields.length];
     if (!in.beginObject()) {
       return values;
     }

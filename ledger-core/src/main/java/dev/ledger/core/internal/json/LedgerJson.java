@@ -667,9 +667,13 @@ public final class LedgerJson {
    * Lower-case hex SHA-256 of {@code length} bytes of {@code bytes} from {@code offset}: the
    * same digest as Guava's {@code Hashing.sha256()}, from a digest this thread keeps (every
    * commit derives its events' ids here; a digest per call and a hex builder cost as much as
-   * the hash itself).
+   * the hash itself). Thread-safe: each thread hashes with its own digest.
+   *
+   * @throws IndexOutOfBoundsException if the range is not inside {@code bytes} (the thread's
+   *     digest is then left as it was)
    */
   public static String sha256Hex(byte[] bytes, int offset, int length) {
+    java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
     java.security.MessageDigest digest = SHA256.get();
     digest.update(bytes, offset, length);
     return HEX.formatHex(digest.digest());
