@@ -20,6 +20,9 @@ import java.util.List;
  * commit's time, so that its sequence range is right (what the scanner checks); a caller
  * hands out no events from it.
  *
+ * <p>A record in the shape this library writes is read without a parser, by
+ * {@link PatchRecordScanner}, to the same record; one it does not accept is read as follows.
+ *
  * <p>Same frame and checksum checks as {@link JournalLine#decode}, the record's own keys read
  * and checked by {@link RecordShell} (as for {@link EventRecordReader}), and duplicate keys in
  * the state or patch refused by the tree reader. The events' contents are not checked (verify and the event
@@ -42,6 +45,10 @@ public final class PatchRecordReader {
    */
   public static CommitRecord decode(byte[] line, int length) {
     int bodyLength = JournalLine.checkFrame(line, length);
+    CommitRecord scanned = PatchRecordScanner.read(line, JournalLine.PREFIX, bodyLength);
+    if (scanned != null) {
+      return scanned;
+    }
     try {
       CommitRecord record = read(line, JournalLine.PREFIX, bodyLength);
       if (record != null) {
