@@ -48,6 +48,18 @@ final class DocTable {
      * checkpoint document's bytes is the document's own.
      */
     boolean shared;
+    /**
+     * The document's member of the checkpoint's {@code docs} object (its key, then
+     * {@code {"d":tree,"o":ordinal}}) as the last checkpoint wrote it
+     * ({@link DocTable#keepWritten}): {@code writtenLength} bytes of this array from
+     * {@code writtenOffset}, or null. The next checkpoint copies them instead of writing the
+     * tree again; cleared whenever the tree is replaced or changed ({@link #tree(ObjectNode)},
+     * {@link DocTable#patch}); the key and ordinal never change. Only the partition's writer
+     * (its writer lock held) touches it.
+     */
+    private byte[] written;
+    private int writtenOffset;
+    private int writtenLength;
 
     Doc(String key, long ordinal, ObjectNode tree, int bytes) {
       this.key = key;
@@ -91,6 +103,7 @@ final class DocTable {
     void tree(ObjectNode replacement) {
       tree = replacement;
       source = null;
+      written = null;
     }
 
     /** Top-level member {@code name} (an indexed field), without parsing a checkpoint's bytes. */
@@ -157,6 +170,14 @@ final class DocTable {
    */
   private boolean deferred;
   private final String[] indexedFields;
+  /**
+   * The documents the last {@link #writeTo} wrote from their trees or their kept bytes, and
+   * where each one's bytes start and end in its output (two ints per document), until
+   * {@link #keepWritten} hands them the output's array; {@code writtenCount} of them.
+   */
+  private Doc[] writtenDocs = new Doc[0];
+  private int[] writtenRanges = new int[0];
+  private int writtenCount;
 
   DocTable(List<String> indexed) {
     for (String field : indexed) {
@@ -337,6 +358,8 @@ final class DocTable {
       return;
     }
     unindex(doc);
+    // The merge may change the tree in place: its written bytes go first.
+    doc.written = null;
     ObjectNode tree = doc.tree();
     JsonNode merged = Json.merge(doc.shared ? tree.deepCopy() : tree, patch);
     doc.shared = false;
@@ -425,6 +448,11 @@ final class DocTable {
   boolean writeTo(CanonicalWriter out, int enclosing) {
     out.raw(DOCS_OPEN);
     String[] keys = sortedKeys();
+    if (writtenDocs.length < keys.length) {
+      writtenDocs = new Doc[keys.length];
+      writtenRanges = new int[2 * keys.length];
+    }
+    writtenCount = 0;
     int kept = 0;
     for (String key : keys) {
       Doc doc = byKey.get(key);
@@ -435,21 +463,59 @@ final class DocTable {
         out.raw(',');
       }
       keys[kept++] = key;
-      out.string(key);
-      out.raw(D_OPEN);
-      if (!doc.writeTo(out, enclosing + 3)) {
-        keyOrder = null; // the next call sorts every key afresh
-        return false;
+      int start = out.size();
+      byte[] w = doc.written;
+      if (w != null) {
+        // The tree did not change since the last checkpoint wrote this member.
+        out.raw(w, doc.writtenOffset, doc.writtenLength);
+      } else {
+        out.string(key);
+        out.raw(D_OPEN);
+        if (!doc.writeTo(out, enclosing + 3)) {
+          keyOrder = null; // the next call sorts every key afresh
+          forgetWritten();
+          return false;
+        }
+        out.raw(O_MEMBER);
+        out.number(doc.ordinal);
+        out.raw('}');
       }
-      out.raw(O_MEMBER);
-      out.number(doc.ordinal);
-      out.raw('}');
+      if (doc.source == null) {
+        // Written from its tree, or its kept bytes: they move to this output (keepWritten).
+        writtenDocs[writtenCount] = doc;
+        writtenRanges[2 * writtenCount] = start;
+        writtenRanges[2 * writtenCount + 1] = out.size() - start;
+        writtenCount++;
+      }
     }
     keyOrder = kept == keys.length ? keys : Arrays.copyOf(keys, kept);
     out.raw(NEXT_MEMBER);
     out.number(next);
     out.raw('}');
     return true;
+  }
+
+  /**
+   * Hands the documents the last {@link #writeTo} wrote from their trees (or from bytes kept
+   * before) their members' bytes in {@code output}, the array of the writer it wrote to, now complete:
+   * the next checkpoint copies them while their trees stay as they are. The array is kept
+   * (one checkpoint's state, while any of its documents is unchanged) and must never change.
+   * Call as the partition's writer, after the whole state was written.
+   */
+  void keepWritten(byte[] output) {
+    for (int i = 0; i < writtenCount; i++) {
+      Doc doc = writtenDocs[i];
+      doc.written = output;
+      doc.writtenOffset = writtenRanges[2 * i];
+      doc.writtenLength = writtenRanges[2 * i + 1];
+    }
+    forgetWritten();
+  }
+
+  /** Drops what the last {@link #writeTo} recorded for {@link #keepWritten}. */
+  void forgetWritten() {
+    java.util.Arrays.fill(writtenDocs, 0, writtenCount, null);
+    writtenCount = 0;
   }
 
   private static final byte[] DOCS_OPEN = ascii("{\"docs\":{");

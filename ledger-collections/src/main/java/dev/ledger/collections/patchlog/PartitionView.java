@@ -342,7 +342,10 @@ final class PartitionView {
   /**
    * The canonical JSON of {@link #toTree}, as it sits in a checkpoint (the state inside the
    * checkpoint's object, for the nesting limit), written without building the tree: the
-   * documents still as a checkpoint's bytes are copied, not parsed. Read it at once.
+   * documents still as a checkpoint's bytes are copied, not parsed, and so are those whose
+   * tree did not change since the last call wrote it ({@link DocTable#keepWritten}: the
+   * view keeps that call's output array, about one state's size, while any of its documents
+   * is unchanged). Call as the partition's writer (its writer lock held). Read it at once.
    *
    * @return the bytes, or null if the state holds a node kind the canonical writer does not
    *     handle (the caller writes {@link #toTree} instead)
@@ -373,6 +376,7 @@ final class PartitionView {
       out.raw(':');
       if (section.getValue() != null) {
         if (!out.tree(section.getValue(), 2)) {
+          collections.values().forEach(DocTable::forgetWritten);
           return null;
         }
         continue;
@@ -388,12 +392,16 @@ final class PartitionView {
         out.raw(':');
         // Inside the checkpoint, the state and "c".
         if (!table.getValue().writeTo(out, 3)) {
+          collections.values().forEach(DocTable::forgetWritten);
           return null;
         }
       }
       out.raw('}');
     }
     out.raw('}');
+    // The documents written from trees keep their bytes in the writer's array, which is never
+    // handed out (a copy is): the next checkpoint copies those of unchanged trees.
+    collections.values().forEach(table -> table.keepWritten(out.array()));
     return java.util.Arrays.copyOf(out.array(), out.size());
   }
 
