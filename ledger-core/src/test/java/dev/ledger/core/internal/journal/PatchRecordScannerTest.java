@@ -6,86 +6,80 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.core.Event;
 import dev.ledger.core.internal.json.LedgerJson;
+import dev.ledger.testing.base.SeedExtension;
+import dev.ledger.testing.base.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@link PatchRecordScanner} against the streaming read it stands in for
  * ({@link PatchRecordReader#read(byte[], int, int, List)}): on seeded random records and on
  * damaged copies of them, whatever the scanner accepts the streaming read accepts to the same
  * record (node kinds included), and what the streaming read refuses the scanner declines.
- * {@code -Dledger.seed=N} replays a run; the seed is printed on failure.
+ * The seed is a {@link TestSeed}: printed on failure, replayed with {@code -Dledger.seed}.
  */
+@ExtendWith(SeedExtension.class)
 class PatchRecordScannerTest {
   private static final String[] NAMES = {"a", "b", "attempt", "docs", "d", "o", "next",
       "[\\\"rollout-1\\\"]", "\\u00e9t\\u00e9", "caf\u00e9", "line\\nbreak", "", "x\\\"y", "q"};
   private static final String[] STRINGS = {"", "plain", "esc\\\"aped\\\\", "\\u0041\\u00e9",
       "\u00e9\u4e2d", "\\ud83d\\ude00", "tab\\there", "\\/slash", "rollout-000096633"};
 
-  private final long seed = Long.getLong("ledger.seed", System.nanoTime());
-
   @Test
-  void randomRecordsReadTheSameAsTheStreamingRead() {
-    Random random = new Random(seed);
+  void randomRecordsReadTheSameAsTheStreamingRead(TestSeed seed) {
+    Random random = seed.random();
     int accepted = 0;
-    try {
-      for (int i = 0; i < 3_000; i++) {
-        boolean odd = random.nextInt(4) == 0;
-        String body = body(random, odd);
-        byte[] line = frame(body);
-        CommitRecord fast = scan(line);
-        CommitRecord slow = streamOrNull(line);
-        if (!odd) {
-          assertThat(slow).as("streaming read of %s", body).isNotNull();
-          assertThat(fast).as("scan of %s", body).isNotNull();
-        } else if (slow == null) {
-          assertThat(fast).as("scan of %s, which the streaming read refuses", body).isNull();
-        }
-        if (fast != null) {
-          accepted++;
-          assertSame(fast, slow, body);
-        }
+    for (int i = 0; i < 3_000; i++) {
+      boolean odd = random.nextInt(4) == 0;
+      String body = body(random, odd);
+      byte[] line = frame(body);
+      CommitRecord fast = scan(line);
+      CommitRecord slow = streamOrNull(line);
+      if (!odd) {
+        assertThat(slow).as("streaming read of %s", body).isNotNull();
+        assertThat(fast).as("scan of %s", body).isNotNull();
+      } else if (slow == null) {
+        assertThat(fast).as("scan of %s, which the streaming read refuses", body).isNull();
       }
-      assertThat(accepted).isGreaterThan(2_000);
-    } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed " + seed + " (-Dledger.seed=" + seed + ")", e);
+      if (fast != null) {
+        accepted++;
+        assertSame(fast, slow, body);
+      }
     }
+    assertThat(accepted).isGreaterThan(2_000);
   }
 
   @Test
-  void damagedRecordsAreDeclinedWhereTheStreamingReadRefusesThem() {
-    Random random = new Random(seed);
+  void damagedRecordsAreDeclinedWhereTheStreamingReadRefusesThem(TestSeed seed) {
+    Random random = seed.random();
     byte[] junk = "{}[]\",:0-9.eE tfnul\\ax\u00e9".getBytes(StandardCharsets.UTF_8);
-    try {
-      for (int i = 0; i < 5_000; i++) {
-        byte[] body = body(random, random.nextBoolean()).getBytes(StandardCharsets.UTF_8);
-        int damage = 1 + random.nextInt(3);
-        for (int d = 0; d < damage; d++) {
-          int at = random.nextInt(body.length);
-          switch (random.nextInt(3)) {
-            case 0 -> body[at] = junk[random.nextInt(junk.length)];
-            case 1 -> body = cut(body, at, 1 + random.nextInt(Math.min(8, body.length - at)));
-            default -> body = insert(body, at, junk[random.nextInt(junk.length)]);
-          }
-          if (body.length == 0) {
-            body = "x".getBytes(StandardCharsets.UTF_8);
-          }
+    for (int i = 0; i < 5_000; i++) {
+      byte[] body = body(random, random.nextBoolean()).getBytes(StandardCharsets.UTF_8);
+      int damage = 1 + random.nextInt(3);
+      for (int d = 0; d < damage; d++) {
+        int at = random.nextInt(body.length);
+        switch (random.nextInt(3)) {
+          case 0 -> body[at] = junk[random.nextInt(junk.length)];
+          case 1 -> body = cut(body, at, 1 + random.nextInt(Math.min(8, body.length - at)));
+          default -> body = insert(body, at, junk[random.nextInt(junk.length)]);
         }
-        String text = new String(body, StandardCharsets.ISO_8859_1);
-        byte[] line = frameBytes(body);
-        CommitRecord fast = scan(line);
-        CommitRecord slow = streamOrNull(line);
-        if (slow == null) {
-          assertThat(fast).as("scan of %s, which the streaming read refuses", text).isNull();
-        } else if (fast != null) {
-          assertSame(fast, slow, text);
+        if (body.length == 0) {
+          body = "x".getBytes(StandardCharsets.UTF_8);
         }
       }
-    } catch (AssertionError | RuntimeException e) {
-      throw new AssertionError("seed " + seed + " (-Dledger.seed=" + seed + ")", e);
+      String text = new String(body, StandardCharsets.ISO_8859_1);
+      byte[] line = frameBytes(body);
+      CommitRecord fast = scan(line);
+      CommitRecord slow = streamOrNull(line);
+      if (slow == null) {
+        assertThat(fast).as("scan of %s, which the streaming read refuses", text).isNull();
+      } else if (fast != null) {
+        assertSame(fast, slow, text);
+      }
     }
   }
 
