@@ -75,4 +75,35 @@ class OrdinalMapTest {
       assertThat(listed(map)).containsExactly(again);
     }
   }
+
+  @Test
+  void ordinalsTooLargeToPackSortByTheComparatorAndTheLastPutStillWins(TestSeed seed) {
+    Random random = seed.random();
+    OrdinalMap map = new OrdinalMap();
+    TreeMap<Long, DocTable.Doc> model = new TreeMap<>();
+    long base = Long.MAX_VALUE / 4;
+    for (int step = 0; step < 1_000; step++) {
+      DocTable.Doc doc = doc(base + random.nextInt(300), step);
+      map.put(doc);
+      model.put(doc.ordinal, doc);
+    }
+    assertThat(listed(map)).isEqualTo(new ArrayList<>(model.values()));
+  }
+
+  @Test
+  void aCheckpointLoadedInKeyOrderComesOutInOrdinalOrder(TestSeed seed) {
+    Random random = seed.random();
+    List<DocTable.Doc> docs = new ArrayList<>();
+    for (int i = 0; i < 50_000; i++) {
+      docs.add(doc(i * 3L + random.nextInt(3), 0));
+    }
+    java.util.Collections.shuffle(docs, random);
+    OrdinalMap map = new OrdinalMap();
+    TreeMap<Long, DocTable.Doc> model = new TreeMap<>();
+    for (DocTable.Doc doc : docs) {
+      map.put(doc);
+      model.put(doc.ordinal, doc);
+    }
+    assertThat(listed(map)).isEqualTo(new ArrayList<>(model.values()));
+  }
 }
