@@ -831,6 +831,83 @@ public abstract class CollectionStoreContractTest {
   }
 
   @Test
+  void projectGivesTheNamedTopLevelFieldsInInsertionOrderWarmColdAndInsideATransaction() {
+    CollectionStore eager = collections(store, SCHEMA,
+        CollectionOptions.defaults().withCheckpoints(0.5, 0));
+    seed("plain");
+    // A checkpoint holds b..e (the eager store writes one); the journal after it changes b,
+    // deletes d and inserts f.
+    eager.execute("p-1", tx -> {
+      tx.collection("plain", Rollout.class).delete(List.of(Rollout.of("a", null, null)));
+      return null;
+    });
+    // Another collection store with the default checkpoints (none this small) commits it.
+    db.execute("p-1", tx -> {
+      Collection<Rollout> plain = tx.collection("plain", Rollout.class);
+      plain.update(List.of(new Rollout("b", "done", 7, new Meta("bob", null), null, "B")));
+      plain.delete(List.of(Rollout.of("d", null, null)));
+      plain.insert(List.of(Rollout.of("f", "queued", 4)));
+      return null;
+    });
+    List<String> fields = List.of("status", "rolloutId", "meta", "tags");
+    Function<dev.ledger.collections.View, List<String>> projected = v -> {
+      List<String> out = new ArrayList<>();
+      v.collection("plain", Rollout.class).project(fields, node -> out.add(node.toString()));
+      return out;
+    };
+    List<String> expected = List.of(
+        "{\"status\":\"done\",\"rolloutId\":\"b\",\"meta\":{\"owner\":\"bob\"}}",
+        "{\"status\":\"queued\",\"rolloutId\":\"c\"}",
+        "{\"status\":\"running\",\"rolloutId\":\"e\",\"meta\":{\"level\":5},"
+            + "\"tags\":[\"z\"]}",
+        "{\"status\":\"queued\",\"rolloutId\":\"f\"}");
+    assertThat(eager.read("p-1", projected)).isEqualTo(expected);
+    assertThat(second(CollectionOptions.defaults()).read("p-1", projected)).isEqualTo(expected);
+    // Inside a transaction: its own writes, in insertion order; an action that writes does
+    // not change what the pass visits.
+    List<String> inside = eager.execute("p-1", tx -> {
+      Collection<Rollout> plain = tx.collection("plain", Rollout.class);
+      plain.update(List.of(Rollout.of("c", "running", 1)));
+      plain.insert(List.of(Rollout.of("g", "new", 1)));
+      List<String> out = new ArrayList<>();
+      plain.project(List.of("rolloutId", "status"), node -> {
+        out.add(node.toString());
+        plain.insert(List.of(Rollout.of("x" + out.size(), "added", 0)));
+      });
+      return out;
+    });
+    assertThat(inside).containsExactly("{\"rolloutId\":\"b\",\"status\":\"done\"}",
+        "{\"rolloutId\":\"c\",\"status\":\"running\"}",
+        "{\"rolloutId\":\"e\",\"status\":\"running\"}",
+        "{\"rolloutId\":\"f\",\"status\":\"queued\"}",
+        "{\"rolloutId\":\"g\",\"status\":\"new\"}");
+    // The projection is the caller's: changing it changes no document.
+    eager.read("p-1", v -> {
+      v.collection("plain", Rollout.class).project(List.of("meta"),
+          node -> node.put("meta", "changed"));
+      return null;
+    });
+    assertThat(eager.read("p-1", projected)).startsWith(expected.get(0));
+  }
+
+  @Test
+  void projectRefusesUnknownNestedEmptyAndRepeatedFieldsBeforeReading() {
+    seed("plain");
+    db.read("p-1", v -> {
+      var plain = v.collection("plain", Rollout.class);
+      assertThatThrownBy(() -> plain.project(List.of("status", "nope"), node -> { }))
+          .isInstanceOf(InvalidQueryException.class).hasMessageContaining("nope");
+      assertThatThrownBy(() -> plain.project(List.of("meta.owner"), node -> { }))
+          .isInstanceOf(InvalidQueryException.class).hasMessageContaining("meta.owner");
+      assertThatThrownBy(() -> plain.project(List.of(), node -> { }))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("plain");
+      assertThatThrownBy(() -> plain.project(List.of("status", "status"), node -> { }))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'status'");
+      return null;
+    });
+  }
+
+  @Test
   void aColdStoreRebuildsTheViewFromCheckpointAndJournal() {
     CollectionStore eager = collections(store, SCHEMA,
         CollectionOptions.defaults().withCheckpoints(0.5, 0));

@@ -1,5 +1,7 @@
 package dev.ledger.collections.patchlog;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ledger.core.CorruptLedgerException;
@@ -153,6 +155,60 @@ final class CheckpointDoc {
       doc = Json.merge(doc, patch);
     }
     return (ObjectNode) doc;
+  }
+
+  /**
+   * The named top-level members of the document, in that order, as {@link #parse} would give
+   * them (nulls dropped, the pending patches applied), without building or keeping the rest:
+   * a strict streaming pass over the bytes (a repeated name refused at any depth, as the parse
+   * refuses it) that builds only the named members' values. With pending patches, the whole
+   * tree is parsed and picked from. A new object each call, the caller's own.
+   *
+   * @throws CorruptLedgerException naming the checkpoint file if the bytes do not parse
+   */
+  ObjectNode project(String key, String[] names) {
+    if (patches.length > 0) {
+      return DocTable.pick(parse(key), names, false);
+    }
+    JsonNode[] found = new JsonNode[names.length];
+    try (JsonParser in = LedgerJson.mapper().createParser(bytes, offset, length)) {
+      if (in.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("not a JSON object");
+      }
+      JsonToken token;
+      while ((token = in.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = in.currentName();
+        in.nextToken();
+        int at = indexOf(names, name);
+        if (at >= 0) {
+          found[at] = LedgerJson.treeReader().readTree(in);
+        } else {
+          in.skipChildren();
+        }
+      }
+      if (token != JsonToken.END_OBJECT || in.nextToken() != null) {
+        throw new IOException("not one JSON object");
+      }
+    } catch (IOException e) {
+      throw new CorruptLedgerException(file, offset, "document '" + key + "' of collection '"
+          + collection + "' is not valid JSON: " + e.getMessage(), e);
+    }
+    ObjectNode out = Json.NODES.objectNode();
+    for (int i = 0; i < names.length; i++) {
+      if (found[i] != null && !found[i].isNull()) {
+        out.set(names[i], withoutNullMembers(found[i]));
+      }
+    }
+    return out;
+  }
+
+  private static int indexOf(String[] names, String name) {
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** {@code value} as a merge patch leaves it in a document: no null members in objects. */

@@ -113,6 +113,19 @@ final class DocTable {
     }
 
     /**
+     * A new object of the named top-level members the document has, in that order (see
+     * {@code CollectionReader#project}): read from a checkpoint's bytes without keeping a
+     * tree when the document is still held so, else copied from its tree.
+     *
+     * @throws dev.ledger.core.CorruptLedgerException naming the checkpoint file if those
+     *     bytes do not parse
+     */
+    ObjectNode project(String[] names) {
+      CheckpointDoc s = source;
+      return s != null ? s.project(key, names) : pick(tree(), names, true);
+    }
+
+    /**
      * Appends the document's canonical JSON, which sits inside {@code enclosing} containers:
      * a checkpoint document's bytes copied as they are when {@link CheckpointDoc#copyTo} can,
      * else its tree written (and so parsed, if it was not).
@@ -133,6 +146,21 @@ final class DocTable {
       CheckpointDoc s = source;
       return s != null && s.compact() ? s.length() : Json.bytes(tree());
     }
+  }
+
+  /**
+   * The named members of {@code tree} that it has, in that order, as a new object; with
+   * {@code copy}, each a deep copy (the tree is shared), else the tree's own nodes.
+   */
+  static ObjectNode pick(ObjectNode tree, String[] names, boolean copy) {
+    ObjectNode out = Json.NODES.objectNode();
+    for (String name : names) {
+      JsonNode value = tree.get(name);
+      if (value != null && !value.isNull()) {
+        out.set(name, copy ? value.deepCopy() : value);
+      }
+    }
+    return out;
   }
 
   /** A document's size before it is measured. */

@@ -184,7 +184,8 @@ final class QueryRunner {
     return compiled;
   }
 
-  private static FieldPaths.Kind check(TxContext tx, TxCollection<?> coll, String field) {
+  /** Refuses a field the collection's type does not have, naming it. */
+  static FieldPaths.Kind check(TxContext tx, TxCollection<?> coll, String field) {
     return tx.engine.paths.resolve(coll.spec.type(), field).orElseThrow(() ->
         new InvalidQueryException(tx.partition, field, "is not a field of "
             + coll.spec.type().getName() + " (collection '" + coll.name() + "')"));

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * A collection inside one transaction: the view's table under an overlay of this
@@ -163,6 +164,54 @@ final class TxCollection<T> implements Collection<T> {
         items.add(map(doc));
       }
       return new QueryResult<>(items, page.total());
+    });
+  }
+
+  @Override
+  public void project(List<String> fields, Consumer<ObjectNode> action) {
+    tx.engine.meters.timed(spec.name(), "project", () -> {
+      tx.checkOpen();
+      Preconditions.checkNotNull(fields, "fields");
+      Preconditions.checkNotNull(action, "action");
+      Preconditions.checkArgument(!fields.isEmpty(), "no field to project from collection '%s'",
+          spec.name());
+      String[] names = new String[fields.size()];
+      for (int i = 0; i < names.length; i++) {
+        String name = Preconditions.checkNotNull(fields.get(i), "a field name is null");
+        for (int j = 0; j < i; j++) {
+          Preconditions.checkArgument(!names[j].equals(name),
+              "field '%s' named twice to project from collection '%s'", name, spec.name());
+        }
+        if (name.indexOf('.') >= 0) {
+          throw new InvalidQueryException(tx.partition, name, "is not a top-level field of "
+              + spec.type().getName() + " (collection '" + name() + "'): only top-level"
+              + " fields are projected");
+        }
+        QueryRunner.check(tx, this, name);
+        names[i] = name;
+      }
+      // Gathered first: the action may write to this collection.
+      List<DocTable.Doc> docs = new ArrayList<>();
+      if (table != null) {
+        for (DocTable.Doc doc : table.inOrder()) {
+          if (!overlay.containsKey(doc.key)) {
+            docs.add(doc);
+          }
+        }
+      }
+      boolean appended = false;
+      for (DocTable.Doc doc : overlay.values()) {
+        if (doc != null) {
+          docs.add(doc);
+          appended = true;
+        }
+      }
+      if (appended) {
+        docs.sort(java.util.Comparator.comparingLong(d -> d.ordinal));
+      }
+      for (DocTable.Doc doc : docs) {
+        action.accept(doc.project(names));
+      }
     });
   }
 

@@ -286,4 +286,44 @@ class ColdOpenFromBytesTest {
           .hasMessageContaining("document '[\"k5\"]' of collection 'items'");
     }
   }
+
+  @Test
+  void aProjectionOfAColdPartitionIsWhatItsDocumentsHold() {
+    fill();
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA);
+      List<String> projected = store.read("p", v -> {
+        List<String> out = new ArrayList<>();
+        v.collection("items", Item.class).project(List.of("n2", "id"),
+            node -> out.add(node.get("id").asText() + "|" + node.get("n2").asText() + "|"
+                + node.size()));
+        return out;
+      });
+      assertThat(projected).hasSize(DOCS);
+      for (int i = 0; i < DOCS; i++) {
+        assertThat(projected.get(i)).isEqualTo("k" + i + "|two \"\\ " + i + "|2");
+      }
+    }
+  }
+
+  @Test
+  void aProjectionRefusesADocumentWithAMemberTwiceEvenWhenThatMemberIsNotProjected()
+      throws Exception {
+    Path state = fill();
+    byte[] bytes = Files.readAllBytes(state);
+    String text = new String(bytes, StandardCharsets.ISO_8859_1);
+    int doc = text.indexOf("\"id\":\"k5\"");
+    int n2 = text.indexOf("\"n2\"", doc);
+    bytes[n2 + 2] = '1'; // n1 twice; the projection asks for id and status only
+    Files.write(state, bytes);
+    try (FileLedgerStore files = FileLedgerStore.open(dir)) {
+      CollectionStore store = PatchLogCollectionStore.on(files, SCHEMA);
+      assertThatThrownBy(() -> store.read("p", v -> {
+        v.collection("items", Item.class).project(List.of("id", "status"), node -> { });
+        return null;
+      })).isInstanceOf(CorruptLedgerException.class)
+          .hasMessageContaining("state.json")
+          .hasMessageContaining("document '[\"k5\"]' of collection 'items'");
+    }
+  }
 }

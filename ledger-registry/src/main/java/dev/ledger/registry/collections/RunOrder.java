@@ -1,6 +1,6 @@
 package dev.ledger.registry.collections;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ledger.collections.Key;
 import dev.ledger.collections.Query;
 import dev.ledger.collections.View;
@@ -37,6 +37,18 @@ final class RunOrder {
           doc.binding(), doc.pipeline(), doc.firstRunId());
     }
 
+    /** The entry of a stored run's {@link #FIELDS}, as {@link RunTrees#doc} reads them. */
+    static Entry of(JsonNode fields) {
+      return new Entry(fields.path(RunTrees.UPDATED_AT_MS).asLong(), RunTrees.text(fields, "id"),
+          RunTrees.status(fields), RunTrees.text(fields, "workspaceId"),
+          RunTrees.text(fields, "binding"), RunTrees.text(fields, "pipeline"),
+          RunTrees.text(fields, "firstRunId"));
+    }
+
+    /** The fields of a stored run an entry is made of. */
+    static final List<String> FIELDS = List.of(RunTrees.UPDATED_AT_MS, "id", RunTrees.STATUS,
+        "workspaceId", "binding", "pipeline", "firstRunId");
+
     boolean matches(RunFilters filters) {
       return (filters.statuses().isEmpty() || filters.statuses().contains(status))
           && (filters.workspaceId() == null || filters.workspaceId().equals(workspaceId))
@@ -49,12 +61,16 @@ final class RunOrder {
   /** A lineage's place in the order. */
   record LineageHead(long updatedAtMs, String firstRunId) {}
 
-  static final Comparator<Entry> NEWEST_FIRST = Comparator
-      .comparingLong(Entry::updatedAtMs).reversed()
-      .thenComparing(Entry::id, Comparator.reverseOrder());
-  private static final Comparator<LineageHead> LINEAGE_NEWEST_FIRST = Comparator
-      .comparingLong(LineageHead::updatedAtMs).reversed()
-      .thenComparing(LineageHead::firstRunId, Comparator.reverseOrder());
+  // Written out rather than composed (comparingLong().reversed().thenComparing()): a rebuild
+  // of 100,000 runs compares ~5 million times, and the composed chain cost a third of it.
+  static final Comparator<Entry> NEWEST_FIRST = (a, b) -> {
+    int c = Long.compare(b.updatedAtMs(), a.updatedAtMs());
+    return c != 0 ? c : b.id().compareTo(a.id());
+  };
+  private static final Comparator<LineageHead> LINEAGE_NEWEST_FIRST = (a, b) -> {
+    int c = Long.compare(b.updatedAtMs(), a.updatedAtMs());
+    return c != 0 ? c : b.firstRunId().compareTo(a.firstRunId());
+  };
 
   private long revision = -1;
   private final Map<String, Entry> byId = new HashMap<>();
@@ -67,9 +83,8 @@ final class RunOrder {
   synchronized Snapshot current(View view) {
     if (view.revision() != revision) {
       clear();
-      for (ObjectNode tree : CollectionRunRegistry.runs(view).query(Query.all()).items()) {
-        put(RunTrees.doc(tree));
-      }
+      // Only the entry's fields: a cold-opened partition keeps its runs as bytes.
+      CollectionRunRegistry.runs(view).project(Entry.FIELDS, fields -> put(Entry.of(fields)));
       revision = view.revision();
     }
     return new Snapshot(this);
@@ -96,8 +111,11 @@ final class RunOrder {
   }
 
   private void put(RunDoc doc) {
-    Entry entry = Entry.of(doc);
-    Entry old = byId.put(doc.id(), entry);
+    put(Entry.of(doc));
+  }
+
+  private void put(Entry entry) {
+    Entry old = byId.put(entry.id(), entry);
     if (old != null) {
       all.remove(old);
       byStatus.get(old.status()).remove(old);
