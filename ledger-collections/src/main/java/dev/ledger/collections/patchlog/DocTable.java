@@ -174,8 +174,14 @@ final class DocTable {
 
   private final Map<String, Doc> byKey = new HashMap<>();
   private final OrdinalMap byOrdinal = new OrdinalMap();
-  /** Indexed top-level field, then {@link Json#indexKey} of its value, then keys. */
-  private final Map<String, Map<String, Set<String>>> indexes = new HashMap<>();
+  /**
+   * Indexed top-level field, then {@link Json#indexKey} of its value, then the keys holding it:
+   * the one key itself (a {@code String}) while the bucket holds one, else a
+   * {@code LinkedHashSet<String>} in the order they were added. Most buckets of an index on a
+   * field of distinct values (an external id, a parent's id) hold one key: a set each cost
+   * ~200 bytes and an allocation per document, and a registry's cold open built 340,000.
+   */
+  private final Map<String, Map<String, Object>> indexes = new HashMap<>();
   /**
    * The keys in sorted order as of the last {@link #toTree}, or null before it; with
    * {@link #addedKeys}, the keys put since (some may have left the table again).
@@ -225,7 +231,7 @@ final class DocTable {
    */
   void deferIndexes() {
     deferred = true;
-    for (Map<String, Set<String>> index : indexes.values()) {
+    for (Map<String, Object> index : indexes.values()) {
       index.clear();
     }
   }
@@ -240,20 +246,20 @@ final class DocTable {
     }
     deferred = false;
     byOrdinal.sort();
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexes.entrySet()) {
+    for (Map.Entry<String, Map<String, Object>> index : indexes.entrySet()) {
       String field = index.getKey();
-      Map<String, Set<String>> buckets = index.getValue();
+      Map<String, Object> buckets = index.getValue();
       // Documents inserted together often share a value (a batch of one group): a run of
-      // equal values goes to one bucket, found once. Equal values have the same index key.
+      // equal values has its index key computed once. Equal values have the same index key.
       JsonNode last = null;
-      Set<String> bucket = null;
+      String bucket = null;
       for (Doc doc : byOrdinal.values()) {
         JsonNode value = doc.field(field);
         if (bucket == null || !(value == last || (value != null && value.equals(last)))) {
-          bucket = buckets.computeIfAbsent(Json.indexKey(value), k -> new LinkedHashSet<>());
+          bucket = Json.indexKey(value);
           last = value;
         }
-        bucket.add(doc.key);
+        addTo(buckets, bucket, doc.key);
       }
     }
   }
@@ -277,8 +283,56 @@ final class DocTable {
 
   /** Keys whose indexed {@code field} has index key {@code bucket}; empty if none. */
   Set<String> lookup(String field, String bucket) {
-    Set<String> keys = indexes.get(field).get(bucket);
-    return keys == null ? Set.of() : keys;
+    return keysOf(indexes.get(field).get(bucket));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<String> keysOf(Object keys) {
+    if (keys == null) {
+      return Set.of();
+    }
+    return keys instanceof String one ? Set.of(one) : (Set<String>) keys;
+  }
+
+  /** Adds {@code key} to a bucket of {@code index} (see {@link #indexes}). */
+  @SuppressWarnings("unchecked")
+  private static void addTo(Map<String, Object> index, String bucket, String key) {
+    Object keys = index.putIfAbsent(bucket, key);
+    if (keys == null) {
+      return;
+    }
+    if (keys instanceof String one) {
+      if (!one.equals(key)) {
+        Set<String> set = new LinkedHashSet<>(4);
+        set.add(one);
+        set.add(key);
+        index.put(bucket, set);
+      }
+    } else {
+      ((Set<String>) keys).add(key);
+    }
+  }
+
+  /** Removes {@code key} from a bucket of {@code index}, and the bucket once it is empty. */
+  @SuppressWarnings("unchecked")
+  private static void removeFrom(Map<String, Object> index, String bucket, String key) {
+    Object keys = index.get(bucket);
+    if (keys == null) {
+      return;
+    }
+    if (keys instanceof String one) {
+      if (one.equals(key)) {
+        index.remove(bucket);
+      }
+      return;
+    }
+    Set<String> set = (Set<String>) keys;
+    set.remove(key);
+    if (set.isEmpty()) {
+      index.remove(bucket);
+    } else if (set.size() == 1) {
+      index.put(bucket, set.iterator().next());
+    }
   }
 
   void put(Doc doc) {
@@ -323,7 +377,7 @@ final class DocTable {
     if (!deferred) {
       byOrdinal.sort();
     }
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
+    for (Map.Entry<String, Map<String, Object>> index : indexed()) {
       JsonNode was = old.field(index.getKey());
       JsonNode is = doc.field(index.getKey());
       if (was == is || (was != null && was.equals(is))) {
@@ -333,14 +387,8 @@ final class DocTable {
       String before = Json.indexKey(was);
       String after = Json.indexKey(is);
       if (!before.equals(after)) {
-        Set<String> keys = index.getValue().get(before);
-        if (keys != null) {
-          keys.remove(doc.key);
-          if (keys.isEmpty()) {
-            index.getValue().remove(before);
-          }
-        }
-        index.getValue().computeIfAbsent(after, k -> new LinkedHashSet<>()).add(doc.key);
+        removeFrom(index.getValue(), before, doc.key);
+        addTo(index.getValue(), after, doc.key);
       }
     }
     if (old.bytes != UNMEASURED) {
@@ -414,27 +462,19 @@ final class DocTable {
   }
 
   /** The indexes to maintain: none while they are deferred. */
-  private Set<Map.Entry<String, Map<String, Set<String>>>> indexed() {
+  private Set<Map.Entry<String, Map<String, Object>>> indexed() {
     return deferred ? Set.of() : indexes.entrySet();
   }
 
   private void index(Doc doc) {
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      index.getValue().computeIfAbsent(Json.indexKey(doc.field(index.getKey())),
-          k -> new LinkedHashSet<>()).add(doc.key);
+    for (Map.Entry<String, Map<String, Object>> index : indexed()) {
+      addTo(index.getValue(), Json.indexKey(doc.field(index.getKey())), doc.key);
     }
   }
 
   private void unindex(Doc doc) {
-    for (Map.Entry<String, Map<String, Set<String>>> index : indexed()) {
-      String bucket = Json.indexKey(doc.field(index.getKey()));
-      Set<String> keys = index.getValue().get(bucket);
-      if (keys != null) {
-        keys.remove(doc.key);
-        if (keys.isEmpty()) {
-          index.getValue().remove(bucket);
-        }
-      }
+    for (Map.Entry<String, Map<String, Object>> index : indexed()) {
+      removeFrom(index.getValue(), Json.indexKey(doc.field(index.getKey())), doc.key);
     }
   }
 

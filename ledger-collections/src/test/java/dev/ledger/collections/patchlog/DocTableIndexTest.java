@@ -96,4 +96,39 @@ class DocTableIndexTest {
     assertThat(ordered).hasSameSizeAs(keys);
     return ordered;
   }
+
+  @Test
+  void bucketsOfOneKeyGrowShrinkAndGoAsTheirKeysComeAndLeave(TestSeed seed) {
+    Random random = seed.random();
+    DocTable table = new DocTable(List.of("group"));
+    java.util.Map<String, JsonNode> model = new java.util.HashMap<>();
+    for (int i = 0; i < 5_000; i++) {
+      String key = "k" + random.nextInt(400);
+      // Mostly distinct values (a bucket of one key), sometimes shared, sometimes absent.
+      JsonNode group = random.nextInt(10) == 0 ? null
+          : Json.NODES.textNode("id-" + random.nextInt(random.nextBoolean() ? 600 : 40));
+      DocTable.Doc old = table.get(key);
+      if (random.nextInt(6) == 0) {
+        table.remove(key);
+        model.remove(key);
+      } else {
+        long ordinal = old != null && random.nextBoolean() ? old.ordinal : i;
+        table.put(new DocTable.Doc(key, ordinal, doc(group), DocTable.UNMEASURED));
+        model.put(key, group);
+      }
+      if (i % 250 == 0 || i == 4_999) {
+        java.util.Map<String, Set<String>> expected = new java.util.HashMap<>();
+        model.forEach((k, v) -> expected.computeIfAbsent(Json.indexKey(v),
+            b -> new java.util.HashSet<>()).add(k));
+        for (int v = 0; v < 600; v++) {
+          String bucket = Json.indexKey(Json.NODES.textNode("id-" + v));
+          assertThat(table.lookup("group", bucket)).as("bucket %s after %d, %s", bucket, i, seed)
+              .containsExactlyInAnyOrderElementsOf(expected.getOrDefault(bucket, Set.of()));
+        }
+        assertThat(table.lookup("group", Json.indexKey(null))).as("%s", seed)
+            .containsExactlyInAnyOrderElementsOf(expected.getOrDefault(Json.indexKey(null),
+                Set.of()));
+      }
+    }
+  }
 }
