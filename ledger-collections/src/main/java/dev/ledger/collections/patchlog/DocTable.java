@@ -268,25 +268,6 @@ final class DocTable {
         bytes -= old.bytes;
       }
     }
-    added(doc);
-  }
-
-  /**
-   * Puts {@code doc} if the table holds no document of its key, with one lookup of the key
-   * (a cold open puts every document of a checkpoint, each key once).
-   *
-   * @return false, the table unchanged, if it holds a document of that key
-   */
-  boolean putNew(Doc doc) {
-    if (byKey.putIfAbsent(doc.key, doc) != null) {
-      return false;
-    }
-    added(doc);
-    return true;
-  }
-
-  /** What a put of a new key does besides the map entry. */
-  private void added(Doc doc) {
     if (keyOrder != null) {
       addedKeys.add(doc.key);
     }

@@ -143,33 +143,21 @@ final class StateScan {
     }
     do {
       String key = in.name();
-      int afterKey = in.position();
+      if (table.get(key) != null) {
+        throw in.error("duplicate document key '" + key + "' in collection '" + collection + "'");
+      }
       in.peek();
       int entry = in.position();
       DocTable.Doc doc = entry(collection, key, fields, fieldBytes);
-      // A key twice is refused at the end of its second name, as when it was checked before
-      // the entry was read; the check is now the put's own lookup of the key (one lookup per
-      // document, not two), so a malformed entry under it is reported as malformed first.
       if (doc != null) {
-        if (!table.putNew(doc)) {
-          in.reset(afterKey);
-          throw duplicate(key, collection);
-        }
+        table.put(doc);
       } else {
-        if (table.get(key) != null) {
-          in.reset(afterKey);
-          throw duplicate(key, collection);
-        }
         // Not the shape the store writes: the entry as a tree, through the general path.
         in.reset(entry);
         view.adoptDoc(table, key, value(BODY_DEPTH - 1));
       }
     } while (in.nextMember());
     return table;
-  }
-
-  private JsonScanner.MalformedJsonException duplicate(String key, String collection) {
-    return in.error("duplicate document key '" + key + "' in collection '" + collection + "'");
   }
 
   /**
