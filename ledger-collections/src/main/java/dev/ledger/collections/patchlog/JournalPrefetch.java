@@ -42,9 +42,9 @@ final class JournalPrefetch implements AutoCloseable {
 
   private void read(PatchLog log, long revision) {
     Object last = END;
+    List<LoggedCommit> batch = new ArrayList<>(BATCH);
     try (Stream<LoggedCommit> commits = log.patchesAfter(revision)) {
       Iterator<LoggedCommit> it = commits.iterator();
-      List<LoggedCommit> batch = new ArrayList<>(BATCH);
       while (!cancelled && it.hasNext()) {
         batch.add(it.next());
         if (batch.size() == BATCH) {
@@ -52,11 +52,12 @@ final class JournalPrefetch implements AutoCloseable {
           batch = new ArrayList<>(BATCH);
         }
       }
-      if (!batch.isEmpty()) {
-        hand(batch);
-      }
     } catch (RuntimeException | Error e) {
       last = e;
+    }
+    // The commits read before a failure too: the caller folds them before it rethrows.
+    if (!batch.isEmpty()) {
+      hand(batch);
     }
     hand(last);
   }

@@ -181,6 +181,24 @@ class StateScanTest {
   }
 
   @Test
+  void aDocumentKeyTwiceInATableIsRefusedAtOpenWhereItsSecondNameEnds() {
+    // The second entry in the store's shape, then in another (found through the tree path).
+    for (String second : new String[] {"{\"d\":{\"id\":\"b\",\"status\":\"y\"},\"o\":2}",
+        "{\"d\":[1],\"o\":2}"}) {
+      String text = "{\"c\":{\"docs\":{\"docs\":{\"k1\":{\"d\":{\"id\":\"a\","
+          + "\"status\":\"x\"},\"o\":1},\"k1\":" + second + "},\"next\":3}}}";
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      int at = text.indexOf("\"k1\":", text.indexOf("\"k1\":") + 1) + "\"k1\":".length();
+      PartitionView view = new PartitionView(SCHEMA);
+      assertThatThrownBy(() -> view.load(raw(bytes)), text)
+          .isInstanceOf(CorruptLedgerException.class)
+          .hasMessageContaining("state.json")
+          .hasMessageContaining("offset " + at)
+          .hasMessageContaining("duplicate document key 'k1' in collection 'docs'");
+    }
+  }
+
+  @Test
   void aDocumentWithADuplicateMemberIsRefusedOnFirstUseNamingTheFile() {
     ObjectNode bad = doc("b", "x");
     bad.put("aa", 1);
