@@ -232,8 +232,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
     this.maxWriteLine = JournalLine.maxLineBytes(options);
     this.sync = options.durability() == Durability.SYNC;
     this.forces = new ForceGroup(sync, () -> meter.journalForced());
-    // A holder of the update turn waits for its batch's force before it wakes the batch's
-    // callers: each is woken once and finds its commit durable.
+    // A holder of the update turn waits for its batch's force; the batch's callers are woken
+    // by the thread that completes it: each is woken once and finds its commit durable.
     this.updateTurn = new UpdateTurn(forces::awaitWritten);
     this.journal = new JournalFiles(dir.resolve("journal"), root, limits);
     this.commands = new CommandIndex(dir.resolve("commands"));

@@ -5,6 +5,7 @@ import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * next leader's force, which covers everything written by then. N writers ready together cost
  * one force; a writer alone costs one force, as without grouping. Tickets only grow, whatever
  * happens to the ledger's revisions (a removed and recreated ledger starts again at 1).
+ *
+ * <p><b>Wake-ups.</b> A waiter parks while a force runs (not on a monitor: a thread woken
+ * from {@code Object.wait} must win the monitor back from its waker, often parking once
+ * more). The thread that completes a force unparks every waiter it made durable, and the
+ * threads a writer asked to be woken with its records ({@link #awaitWritten}), each once;
+ * then one waiter still undurable, which leads the next force.
  *
  * <p><b>Exclusive forces.</b> One force of this group runs at a time: a leader's, or one the
  * writer-lock holder makes through {@link #forceNow} (before a checkpoint, at a segment roll,
@@ -59,6 +66,9 @@ final class ForceGroup {
     void run() throws IOException;
   }
 
+  /** A thread parked until {@code ticket} is durable or the group failed. */
+  private record Waiter(long ticket, Thread thread) {}
+
   /** A durable commit to announce. */
   private record Announcement(long ticket, Runnable run) {}
 
@@ -81,6 +91,10 @@ final class ForceGroup {
   private boolean forcing;
   /** The failed force, once one failed; guarded by {@link #lock}. */
   private IOException failure;
+  /** Threads parked until their ticket is durable or the group failed; guarded by {@link #lock}. */
+  private final List<Waiter> waiters = new ArrayList<>();
+  /** Callers of {@link #forceNow} waiting for a force to end; guarded by {@link #lock}. */
+  private int nowWaiting;
   /** Announcements of written commits not yet durable, in ticket order. */
   private final ArrayDeque<Announcement> announcements = new ArrayDeque<>();
 
@@ -101,6 +115,7 @@ final class ForceGroup {
    * {@link #settle} of the channel given up.
    */
   void reset(long revision) {
+    List<Thread> wake;
     synchronized (lock) {
       if (failure == null) {
         // A failed group keeps its waiters failed: what they wrote may be lost.
@@ -110,7 +125,9 @@ final class ForceGroup {
       forcedRevision = revision;
       channel = null;
       announcements.clear();
+      wake = takeDue();
     }
+    unpark(wake);
   }
 
   /**
@@ -154,55 +171,95 @@ final class ForceGroup {
    * @throws IOException the failed force, if one failed before {@code ticket} was durable
    */
   void await(long ticket) throws IOException {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        long targetTicket;
-        long targetRevision;
-        FileChannel leading;
-        synchronized (lock) {
-          while (forcedTicket < ticket && failure == null && forcing) {
-            try {
-              lock.wait();
-            } catch (InterruptedException e) {
-              interrupted = true;
-            }
-          }
-          if (forcedTicket >= ticket) {
-            return;
-          }
-          if (failure != null) {
-            throw failure;
-          }
-          forcing = true;
-          targetTicket = writtenTicket;
-          targetRevision = writtenRevision;
-          leading = channel;
-        }
-        runForce(sync ? () -> leading.force(false) : () -> { }, targetTicket, targetRevision);
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    await(ticket, List.of());
   }
 
   /**
    * Returns once every record written so far is durable, as {@link #await} of the newest
    * ticket, or once a force failed: the failure is not thrown here but to each waiter of a
-   * ticket it left undurable. For a writer that wrote records for other threads and lets
-   * them find their commits durable when they wait.
+   * ticket it left undurable. For a writer that wrote records for the {@code served} threads,
+   * parked meanwhile: each of them is unparked once, by the thread that completes the force
+   * covering those records (or fails it), or here if they are durable already, so that,
+   * woken once, it finds its commit durable.
    */
-  void awaitWritten() {
+  void awaitWritten(List<Thread> served) {
     long ticket;
     synchronized (lock) {
       ticket = writtenTicket;
     }
     try {
-      await(ticket);
+      await(ticket, served);
     } catch (IOException e) {
       LOG.debug("a force failed; its waiters report it", e);
+    }
+  }
+
+  /**
+   * {@link #await} of {@code ticket}; the {@code alsoWake} threads are unparked once it is
+   * durable or failed.
+   */
+  private void await(long ticket, List<Thread> alsoWake) throws IOException {
+    boolean interrupted = false;
+    Waiter me = null;
+    try {
+      while (true) {
+        long targetTicket;
+        long targetRevision;
+        FileChannel leading;
+        List<Thread> wakeNow = List.of();
+        synchronized (lock) {
+          if (!alsoWake.isEmpty()) {
+            if (forcedTicket >= ticket || failure != null) {
+              wakeNow = alsoWake;
+            } else {
+              for (Thread t : alsoWake) {
+                waiters.add(new Waiter(ticket, t));
+              }
+            }
+            alsoWake = List.of();
+          }
+          if (forcedTicket >= ticket) {
+            targetTicket = 0; // done
+          } else if (failure != null) {
+            targetTicket = -2; // failed
+          } else if (forcing) {
+            if (me == null) {
+              me = new Waiter(ticket, Thread.currentThread());
+              waiters.add(me);
+            }
+            targetTicket = -1; // park
+          } else {
+            forcing = true;
+            targetTicket = writtenTicket;
+          }
+          targetRevision = writtenRevision;
+          leading = channel;
+        }
+        unpark(wakeNow);
+        if (targetTicket == 0) {
+          return;
+        }
+        if (targetTicket == -2) {
+          throw failure();
+        }
+        if (targetTicket == -1) {
+          LockSupport.park(this);
+          if (Thread.interrupted()) {
+            interrupted = true;
+          }
+          continue;
+        }
+        runForce(sync ? channelForce(leading) : () -> { }, targetTicket, targetRevision);
+      }
+    } finally {
+      if (me != null) {
+        synchronized (lock) {
+          waiters.remove(me);
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
@@ -218,12 +275,17 @@ final class ForceGroup {
     boolean interrupted = false;
     try {
       synchronized (lock) {
-        while (forcing) {
-          try {
-            lock.wait();
-          } catch (InterruptedException e) {
-            interrupted = true;
+        nowWaiting++;
+        try {
+          while (forcing) {
+            try {
+              lock.wait();
+            } catch (InterruptedException e) {
+              interrupted = true;
+            }
           }
+        } finally {
+          nowWaiting--;
         }
         if (failure != null) {
           throw failure;
@@ -261,6 +323,17 @@ final class ForceGroup {
     }
   }
 
+  private static Force channelForce(FileChannel leading) {
+    return () -> leading.force(false);
+  }
+
+  /**
+   * Runs {@code force} as the leader ({@link #forcing} set by the caller), marks what it
+   * covers durable, announces it, unparks the waiters it made durable, and hands the lead
+   * over to a waiter still undurable, if any.
+   *
+   * @throws IOException if {@code force} failed; the group has failed then
+   */
   private void runForce(Force force, long targetTicket, long targetRevision)
       throws IOException {
     IOException failed = null;
@@ -275,17 +348,27 @@ final class ForceGroup {
       failed = new IOException("forcing the journal failed: " + e, e);
     }
     List<Announcement> due = new ArrayList<>();
+    List<Thread> wake;
     synchronized (lock) {
       if (failed != null) {
         failure = failed;
         announcements.clear();
-        forcing = false;
-        lock.notifyAll();
-        throw failed;
+        wake = new ArrayList<>(waiters.size());
+        for (Waiter w : waiters) {
+          wake.add(w.thread());
+        }
+        waiters.clear();
+        endForce();
+      } else {
+        wake = null;
+        while (!announcements.isEmpty() && announcements.peekFirst().ticket() <= targetTicket) {
+          due.add(announcements.pollFirst());
+        }
       }
-      while (!announcements.isEmpty() && announcements.peekFirst().ticket() <= targetTicket) {
-        due.add(announcements.pollFirst());
-      }
+    }
+    if (failed != null) {
+      unpark(wake);
+      throw failed;
     }
     try {
       for (Announcement a : due) {
@@ -296,6 +379,7 @@ final class ForceGroup {
         }
       }
     } finally {
+      Thread next = null;
       synchronized (lock) {
         if (targetTicket > forcedTicket) {
           forcedTicket = targetTicket;
@@ -303,9 +387,46 @@ final class ForceGroup {
         if (targetRevision > forcedRevision) {
           forcedRevision = targetRevision;
         }
-        forcing = false;
-        lock.notifyAll();
+        wake = takeDue();
+        endForce();
+        if (!waiters.isEmpty()) {
+          next = waiters.get(0).thread();
+        }
       }
+      unpark(wake);
+      if (next != null) {
+        // Parked for a record written during this force: it leads the next one.
+        LockSupport.unpark(next);
+      }
+    }
+  }
+
+  /** Ends the running force; under {@link #lock}. */
+  private void endForce() {
+    forcing = false;
+    if (nowWaiting > 0) {
+      lock.notifyAll();
+    }
+  }
+
+  /** Takes the waiters whose ticket is durable; under {@link #lock}. */
+  private List<Thread> takeDue() {
+    List<Thread> due = new ArrayList<>();
+    for (int i = 0; i < waiters.size(); ) {
+      Waiter w = waiters.get(i);
+      if (w.ticket() <= forcedTicket) {
+        due.add(w.thread());
+        waiters.remove(i);
+      } else {
+        i++;
+      }
+    }
+    return due;
+  }
+
+  private static void unpark(List<Thread> threads) {
+    for (Thread t : threads) {
+      LockSupport.unpark(t);
     }
   }
 }

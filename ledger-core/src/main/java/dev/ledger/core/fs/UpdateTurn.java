@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * {@link #BATCH} attempts, or when the queue is empty, it gives the turn up and wakes the
  * first caller still queued, who takes the turn next and writes the next batch while this
  * one is forced; then it waits for the force of what its batch wrote (the hook given to the
- * constructor) and wakes the batch's callers. A caller's outcome is returned or thrown on its
+ * constructor, {@link BatchWritten}), and the batch's callers are woken once it is durable,
+ * by the thread that completed the force. A caller's outcome is returned or thrown on its
  * own thread, unchanged (the same instance); the caller still waits for its own commit to be
  * durable ({@link dev.ledger.core.spi.PendingCommit#awaitDurable}), which it then finds done,
  * or finds failed if the force failed.
@@ -184,18 +185,26 @@ final class UpdateTurn {
     }
   }
 
-  /**
-   * Run by a holder after it gave the turn up and before it wakes the callers it ran
-   * attempts of: waits until what the batch wrote is durable (one force for the batch), so
-   * that each caller, woken once, finds its own commit durable. It must not throw.
-   */
-  private final Runnable batchWritten;
+  /** What a holder does with a batch it wrote, once it gave the turn up. */
+  @FunctionalInterface
+  interface BatchWritten {
+    /**
+     * Waits until what the batch wrote is durable (one force for the batch) or its force
+     * failed, and sees to it that each of the {@code served} callers, parked until then, is
+     * unparked once at that point (by whichever thread completes the force), so that it
+     * finds its own commit durable. It must not throw.
+     */
+    void awaitDurable(List<Thread> served);
+  }
+
+  /** Run by a holder after it gave the turn up, with the callers it ran attempts of. */
+  private final BatchWritten batchWritten;
 
   /**
-   * A turn whose holder, after a batch, runs {@code batchWritten} (waiting for the force of
-   * what the batch wrote) before it wakes the batch's callers.
+   * A turn whose holder, after a batch, hands the batch's callers to {@code batchWritten},
+   * which waits for the force of what the batch wrote and wakes them once it is durable.
    */
-  UpdateTurn(Runnable batchWritten) {
+  UpdateTurn(BatchWritten batchWritten) {
     this.batchWritten = Preconditions.checkNotNull(batchWritten, "batchWritten");
   }
 
@@ -224,13 +233,15 @@ final class UpdateTurn {
       holder = null;
       // The next batch is written while this one is forced.
       wakeNext();
-      try {
-        if (!served.isEmpty()) {
-          batchWritten.run();
-        }
-      } finally {
-        for (Thread caller : served) {
-          LockSupport.unpark(caller);
+      if (!served.isEmpty()) {
+        try {
+          batchWritten.awaitDurable(served);
+        } catch (RuntimeException | Error e) {
+          // It must not throw; if it did, nobody else would wake them.
+          for (Thread caller : served) {
+            LockSupport.unpark(caller);
+          }
+          throw e;
         }
       }
     }

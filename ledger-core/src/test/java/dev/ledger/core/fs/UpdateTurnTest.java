@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class UpdateTurnTest {
   private static final Duration LONG = Duration.ofMinutes(1);
 
-  private final UpdateTurn turn = new UpdateTurn(() -> { });
+  private final UpdateTurn turn = new UpdateTurn(served -> served.forEach(LockSupport::unpark));
   private final List<Thread> started = new ArrayList<>();
 
   @AfterEach
