@@ -66,8 +66,13 @@ final class ForceGroup {
     void run() throws IOException;
   }
 
-  /** A thread parked until {@code ticket} is durable or the group failed. */
-  private record Waiter(long ticket, Thread thread) {}
+  /**
+   * A thread parked until {@code ticket} is durable or the group failed: one in
+   * {@link #await} ({@code leads}: it forces if it is handed the lead), or a caller a writer
+   * served ({@link #awaitWritten}), which is only woken: its attempt may have failed, and then
+   * it never waits here, so handing it the lead would leave the waiters after it parked.
+   */
+  private record Waiter(long ticket, Thread thread, boolean leads) {}
 
   /** A durable commit to announce. */
   private record Announcement(long ticket, Runnable run) {}
@@ -213,7 +218,7 @@ final class ForceGroup {
               wakeNow = alsoWake;
             } else {
               for (Thread t : alsoWake) {
-                waiters.add(new Waiter(ticket, t));
+                waiters.add(new Waiter(ticket, t, false));
               }
             }
             alsoWake = List.of();
@@ -224,7 +229,7 @@ final class ForceGroup {
             targetTicket = -2; // failed
           } else if (forcing) {
             if (me == null) {
-              me = new Waiter(ticket, Thread.currentThread());
+              me = new Waiter(ticket, Thread.currentThread(), true);
               waiters.add(me);
             }
             targetTicket = -1; // park
@@ -389,8 +394,11 @@ final class ForceGroup {
         }
         wake = takeDue();
         endForce();
-        if (!waiters.isEmpty()) {
-          next = waiters.get(0).thread();
+        for (Waiter w : waiters) {
+          if (w.leads()) {
+            next = w.thread();
+            break;
+          }
         }
       }
       unpark(wake);

@@ -239,4 +239,42 @@ class ForceGroupWakeTest {
     assertThat(catchThrowable(() -> group.await(ticket))).isSameAs(broken);
     assertThat(group.forced()).isZero();
   }
+
+  @Test
+  void aServedCallerThatNeverWaitsIsNotHandedTheLead() throws Exception {
+    GatedChannel channel = new GatedChannel();
+    ForceGroup group = new ForceGroup(true, () -> { });
+    group.reset(0);
+    long one = group.written(1, channel, null);
+    CompletableFuture<Void> leader = CompletableFuture.runAsync(() -> {
+      try {
+        group.await(one);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+    assertThat(channel.entered.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    group.written(2, channel, null);
+    // A caller whose attempt failed: woken once, it returns its error and never waits for a
+    // force. The holder hands it over first, then parks itself behind it.
+    Thread failed = new Thread(LockSupport::park, "failed-attempt");
+    failed.setDaemon(true);
+    failed.start();
+    CompletableFuture<Void> holderDone = new CompletableFuture<>();
+    Thread holder = new Thread(() -> {
+      group.awaitWritten(List.of(failed));
+      holderDone.complete(null);
+    }, "holder");
+    holder.setDaemon(true);
+    holder.start();
+    awaitParked(holder);
+    channel.permits.release(2);
+    leader.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    // The holder, not the failed caller, leads the force of record 2.
+    holderDone.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    assertThat(group.forced()).isEqualTo(2);
+    assertThat(channel.forces).hasValue(2);
+    failed.join(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+    assertThat(failed.isAlive()).isFalse();
+  }
 }
