@@ -35,33 +35,44 @@ import java.util.stream.Stream;
  * writer is not open ({@link RandomFileFloor}: open one of as many random files, append, force,
  * close).
  *
- * <p>Before the timed rounds, {@link #WARM_UP_COMMITS} (at most a third of the ledgers) such
- * commits run untimed on a forcing store that is then closed, so that every ledger is again
- * one whose writer is not open when the timed store opens: the path of a commit on a ledger
- * whose writer is not open (reading its checkpoint, scanning its journal end, locking it,
- * parking another writer) runs only there, and the warm-up round alone (a few hundred such
- * commits) left it interpreted or in profiled code for the timed rounds, while the hot
- * ledger's path and the floor's were compiled (measured in one JVM after the setup, on two
- * shared cores: such a commit's thread CPU was 1,190 us over the first thousand, 735 us over
- * the fourth and the fifth).
+ * <p>Before the timed rounds, {@link #WARM_UP_COMMITS} such commits run untimed on ledgers of
+ * a store of their own (created as these are, made durable with them, then committed once
+ * each by a forcing store), so that the path of a commit on a ledger whose writer is not open
+ * (reading its checkpoint, scanning its journal end, locking it, parking another writer) is
+ * compiled before it is timed, as the hot ledger's path and the floor's are after a round:
+ * that path runs only on such commits, and measured in one JVM after the setup, on two shared
+ * cores, such a commit's thread CPU was 1,190 us over the first thousand and 735 us over the
+ * fourth and the fifth (the previous warm-up, 3,000 commits on the timed ledgers themselves,
+ * was capped at a third of them and still left the rounds measuring a path being compiled).
+ * The timed store's ledgers are untouched by it: every timed commit is the first on its
+ * ledger since that store opened. The ledgers' names are made before the rounds, so a timed
+ * commit pays for the ledger, not for formatting its name.
  */
 final class ManyLedgersScenario {
   static final String NAME = "9. Many ledgers";
   /** Commits per ledger, the first creating it. */
   static final int COMMITS_EACH = 3;
-  /** Untimed commits on ledgers whose writer is not open, before the timed rounds. */
-  static final int WARM_UP_COMMITS = 3_000;
+  /**
+   * Untimed commits on ledgers whose writer is not open, on as many ledgers of a store of
+   * their own, before the timed rounds.
+   */
+  static final int WARM_UP_COMMITS = 10_000;
   /** What one open writer may keep preallocated: 128 KiB, rounded up to a page. */
   private static final long WINDOW = 128 * 1024 + 4096;
   private static final Path FD_DIR = Path.of("/proc/self/fd");
 
   private final long[] revisions;
+  private final String[] names;
   private int baseline;
   private int maxAbove;
   private long commits;
 
   private ManyLedgersScenario(int count) {
     revisions = new long[count];
+    names = new String[count];
+    for (int i = 0; i < count; i++) {
+      names[i] = name(i);
+    }
   }
 
   static void run(BenchConfig config, Report report) throws Exception {
@@ -106,6 +117,15 @@ final class ManyLedgersScenario {
       create.add(count * 1e9 / (System.nanoTime() - t0));
       zeros = Math.max(zeros, preallocatedZeros(base));
     }
+    // The warm-up's ledgers (see the class comment), created as the timed ones were.
+    int warmUp = Math.min(WARM_UP_COMMITS, count);
+    Path warmBase = config.dir().resolve("s9-warm-up-ledgers");
+    ManyLedgersScenario w = new ManyLedgersScenario(warmUp);
+    try (FileLedgerStore store = FileLedgerStore.open(warmBase, setup)) {
+      for (int k = 0; k < warmUp; k++) {
+        w.commit(store, k);
+      }
+    }
     int[] recordBytes = recordBytes(config.dir().resolve("s9-record-size"), setup);
     RandomFileFloor floor = RandomFileFloor.create(config.dir().resolve("s9-floor"), count,
         recordBytes[0], recordBytes[1], random);
@@ -115,13 +135,11 @@ final class ManyLedgersScenario {
         + "fdatasync, close", count, recordBytes[0], recordBytes[1]), "commits/s");
     long heapWithLedgers;
     // Warm-up of the path the timed random commits take (see the class comment): forced, as
-    // they are, so that the code is compiled for the path they run. Closing the store leaves
-    // every ledger's writer closed again; each ledger comes once in a pass of the order, so
-    // every timed commit is still the first on its ledger since the store opened.
-    int warmUp = Math.min(WARM_UP_COMMITS, count / 3);
-    try (FileLedgerStore store = FileLedgerStore.open(base, LedgerOptions.defaults())) {
-      for (int k = 0; k < warmUp; k++) {
-        s.commit(store, order[next[0]++]);
+    // they are, so that the code is compiled for the path they run, each on a ledger of the
+    // warm-up's store whose writer is not open, in a random order.
+    try (FileLedgerStore store = FileLedgerStore.open(warmBase, LedgerOptions.defaults())) {
+      for (int k : permutation(warmUp, random)) {
+        w.commit(store, k);
       }
     }
     try (FileLedgerStore store = FileLedgerStore.open(base, LedgerOptions.defaults())) {
@@ -204,9 +222,10 @@ final class ManyLedgersScenario {
     report.note(String.format(Locale.ROOT, "Scenario 9: %,d ledgers x %d commits, default open "
         + "writer limit %d; descriptors counted in /proc/self/fd. The creating commits and "
         + "those after the timed rounds run without force (setup), then the setup is made "
-        + "durable (%s); then %,d forced commits on ledgers whose writer is not open warm that "
-        + "path up untimed, and the store is reopened; the timed rounds force every commit.",
-        count, COMMITS_EACH, bound, flushed, Math.min(WARM_UP_COMMITS, count / 3)));
+        + "durable (%s); then %,d forced commits on as many ledgers of another store, whose "
+        + "writer is not open, warm that path up untimed; the timed rounds force every commit, "
+        + "each the first on its ledger since the store opened.",
+        count, COMMITS_EACH, bound, flushed, warmUp));
   }
 
   /**
@@ -251,7 +270,7 @@ final class ManyLedgersScenario {
 
   private void commit(FileLedgerStore store, int i) throws IOException {
     long counter = revisions[i] + 1;
-    revisions[i] = store.ledger(name(i), Workload.BenchState.class).commit(revisions[i],
+    revisions[i] = store.ledger(names[i], Workload.BenchState.class).commit(revisions[i],
         Workload.state(counter), Workload.event(counter)).revision();
     sample();
   }
