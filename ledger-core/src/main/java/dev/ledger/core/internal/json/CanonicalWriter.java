@@ -70,6 +70,11 @@ public final class CanonicalWriter {
     return size;
   }
 
+  /** Empties this writer, keeping its array for the next document. */
+  public void reset() {
+    size = 0;
+  }
+
   /** Appends {@code ascii}, bytes written as they are (names, punctuation). */
   public void raw(byte[] ascii) {
     ensure(ascii.length);
