@@ -28,6 +28,7 @@ import dev.ledger.core.internal.journal.CommitRecord;
 import dev.ledger.core.internal.journal.CursorCodec;
 import dev.ledger.core.internal.journal.JournalLine;
 import dev.ledger.core.internal.journal.PositionedRecord;
+import dev.ledger.core.internal.json.CanonicalWriter;
 import dev.ledger.core.spi.CommitRequest;
 import dev.ledger.core.spi.CommitSignal;
 import dev.ledger.core.spi.CommitWatch;
@@ -369,14 +370,15 @@ final class FileLedger implements LedgerBackend, PatchLog {
       }
       CommitRecord record = CommitRecord.next(root, t.revision, t.nextSequence, t.state,
           request, options.clock().instant());
-      // A whole-state record is about the state's size: the line's buffer starts there.
-      byte[] line = JournalLine.encode(record, forcedThrough(t),
-          record.state() != null ? request.stateBytes() : 0);
-      if (line.length > maxWriteLine) {
-        throw new LimitExceededException(root, "commit record", maxWriteLine, line.length);
+      // A whole-state record is about the state's size: the line's buffer holds that much.
+      CanonicalWriter out = lineBuffer(record.state() != null ? request.stateBytes() : 0);
+      JournalLine.encodeInto(out, record, forcedThrough(t));
+      if (out.size() > maxWriteLine) {
+        throw new LimitExceededException(root, "commit record", maxWriteLine, out.size());
       }
       held.verify();
-      long offset = append(t, line, record.revision());
+      // The buffer is read to its end here, before any caller's code (a listener) runs.
+      long offset = append(t, out.array(), out.size(), record.revision());
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
       t.hold(request.state());
@@ -403,6 +405,30 @@ final class FileLedger implements LedgerBackend, PatchLog {
     // one force covers both.
     return new Written(List.of(result), ticket);
   }
+
+  /**
+   * The committing thread's buffer for a journal line, with room for a record whose state or
+   * patch takes {@code changeBytes}: a commit writes its line there and appends it from there,
+   * instead of a new array per line (grown while written, then copied to its length). Kept
+   * per thread, not per ledger (a store may hold many ledgers), and only up to
+   * {@link #KEPT_LINE_BUFFER} bytes; used only between encoding a line and appending it, which
+   * runs no caller code.
+   */
+  private static CanonicalWriter lineBuffer(int changeBytes) {
+    int wanted = (int) Math.min(1024L + Math.max(0, changeBytes), 1 << 30);
+    CanonicalWriter out = LINE_BUFFER.get();
+    if (out == null || out.array().length < wanted) {
+      out = new CanonicalWriter(Math.max(wanted, 2048));
+      if (out.array().length <= KEPT_LINE_BUFFER) {
+        LINE_BUFFER.set(out);
+      }
+    }
+    return out;
+  }
+
+  /** The largest line buffer a thread keeps (see {@link #lineBuffer}). */
+  private static final int KEPT_LINE_BUFFER = 64 * 1024;
+  private static final ThreadLocal<CanonicalWriter> LINE_BUFFER = new ThreadLocal<>();
 
   /** Tells the store's listeners and this process's followers of a durable commit. */
   private void announce(CommitResult result) {
@@ -475,6 +501,11 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * {@link #forces} and waits for a force outside the lock.
    */
   private long append(Tail t, byte[] line, long revision) {
+    return append(t, line, line.length, revision);
+  }
+
+  /** As {@link #append(Tail, byte[], long)}, for the line held by {@code line[0, length)}. */
+  private long append(Tail t, byte[] line, int length, long revision) {
     Path path = null; // the new segment's, once one is started; else named only on failure
     try {
       boolean created = false;
@@ -496,12 +527,12 @@ final class FileLedger implements LedgerBackend, PatchLog {
         t.allocatedExact = true;
         created = true;
       }
-      SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line), t.end);
-      if (sync && t.end + line.length > t.allocated) {
+      SafeFiles.writeFully(t.channel, ByteBuffer.wrap(line, 0, length), t.end);
+      if (sync && t.end + length > t.allocated) {
         // Only a forcing writer gains from preallocated space. Without forces the kernel
         // may write pages back in any order: a power cut could then keep a later record
         // and lose the zeros' overwrite before it, which reads as damage, not as a tail.
-        preallocate(t, t.end + line.length);
+        preallocate(t, t.end + length);
       }
       if (sync && created) {
         // The new segment's name before its first record is acknowledged; the record itself,
@@ -515,8 +546,8 @@ final class FileLedger implements LedgerBackend, PatchLog {
           path != null ? path : journal.segment(t.segment), e);
     }
     long offset = t.end;
-    t.end += line.length;
-    meter.journalWritten(line.length);
+    t.end += length;
+    meter.journalWritten(length);
     return offset;
   }
 

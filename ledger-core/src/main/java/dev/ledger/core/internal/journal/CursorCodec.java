@@ -46,12 +46,73 @@ public final class CursorCodec {
 
   /** The token for a position in {@code root}'s journal. */
   public static Cursor encode(String root, long after, long segment, long offset) {
-    // The canonical JSON of the object above, written directly: every commit returns a
-    // cursor, and a tree plus a generator cost more than the rest of the encoding.
-    String json = "{\"after\":" + after + ",\"offset\":" + offset + ",\"root\":\""
-        + rootDigest(root) + "\",\"segment\":" + segment + ",\"v\":" + VERSION + "}";
-    byte[] token = ENCODER.encode(json.getBytes(StandardCharsets.US_ASCII));
-    return Cursor.of(new String(token, StandardCharsets.US_ASCII));
+    // The canonical JSON of the object above, written directly as ASCII bytes: every commit
+    // returns a cursor, and a tree plus a generator (or a string built, then encoded) cost
+    // more than the rest of the encoding.
+    byte[] json = new byte[MAX_JSON_LENGTH];
+    int n = put(json, 0, AFTER);
+    n = putNumber(json, n, after);
+    n = put(json, n, OFFSET);
+    n = putNumber(json, n, offset);
+    n = put(json, n, ROOT);
+    n = put(json, n, rootDigest(root));
+    n = put(json, n, SEGMENT);
+    n = putNumber(json, n, segment);
+    n = put(json, n, TAIL);
+    byte[] token = ENCODER.encode(java.util.Arrays.copyOf(json, n));
+    return Cursor.of(new String(token, StandardCharsets.ISO_8859_1));
+  }
+
+  private static final byte[] AFTER = ascii("{\"after\":");
+  private static final byte[] OFFSET = ascii(",\"offset\":");
+  private static final byte[] ROOT = ascii(",\"root\":\"");
+  private static final byte[] SEGMENT = ascii("\",\"segment\":");
+  private static final byte[] TAIL = ascii(",\"v\":" + VERSION + "}");
+  /** The longest object: three numbers of at most 20 characters and a 16-character digest. */
+  private static final int MAX_JSON_LENGTH = AFTER.length + OFFSET.length + ROOT.length
+      + SEGMENT.length + TAIL.length + 3 * 20 + 16;
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static int put(byte[] to, int at, byte[] bytes) {
+    System.arraycopy(bytes, 0, to, at, bytes.length);
+    return at + bytes.length;
+  }
+
+  private static int put(byte[] to, int at, String ascii) {
+    int length = ascii.length();
+    for (int i = 0; i < length; i++) {
+      to[at + i] = (byte) ascii.charAt(i);
+    }
+    return at + length;
+  }
+
+  /** Writes {@code value} in decimal, as {@link Long#toString(long)} does. */
+  private static int putNumber(byte[] to, int at, long value) {
+    if (value < 0) {
+      if (value == Long.MIN_VALUE) {
+        return put(to, at, Long.toString(value));
+      }
+      to[at++] = '-';
+      value = -value;
+    }
+    int end = at + digits(value);
+    int i = end;
+    do {
+      to[--i] = (byte) ('0' + (int) (value % 10));
+      value /= 10;
+    } while (value != 0);
+    return end;
+  }
+
+  private static int digits(long value) {
+    int d = 1;
+    for (long p = 10; d < 19 && value >= p; p *= 10) {
+      d++;
+    }
+    return d;
   }
 
   /**

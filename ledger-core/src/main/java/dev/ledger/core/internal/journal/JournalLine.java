@@ -92,6 +92,22 @@ public final class JournalLine {
     long capacity = Math.max(512, record.events().size() * 512L)
         + Math.max(0, (long) changeBytesHint) + (changeBytesHint > 0 ? PREFIX + 256 : 0);
     CanonicalWriter out = new CanonicalWriter((int) Math.min(capacity, 1 << 30));
+    byte[] byJackson = writeFramed(out, record, forcedThrough);
+    if (byJackson != null) {
+      return byJackson;
+    }
+    byte[] line = out.array();
+    return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
+  }
+
+  /**
+   * Writes the line of {@code record} (format 3 with {@code forcedThrough} if that is 0 or
+   * more) into the empty {@code out}. Returns null, or, where the record holds a node kind only
+   * Jackson's writer covers, the line that writer gave (what {@code out} holds is then to be
+   * discarded).
+   */
+  private static byte[] writeFramed(CanonicalWriter out, CommitRecord record,
+      long forcedThrough) {
     out.raw(HEAD);
     out.raw(HEX_PLACEHOLDER);
     out.raw(MIDDLE);
@@ -115,7 +131,28 @@ public final class JournalLine {
     byte[] line = out.array();
     int bodyLength = out.size() - PREFIX - 2;
     writeHex((int) crc(line, PREFIX, bodyLength), line, HEAD.length);
-    return out.size() == line.length ? line : Arrays.copyOf(line, out.size());
+    return null;
+  }
+
+  /**
+   * Writes the line {@link #encode(CommitRecord, long, int)} gives into {@code out}, which is
+   * emptied first: the line is then {@code out.array()} up to {@code out.size()}. For a writer
+   * that reuses one buffer for its lines instead of a new array (and its growth and final
+   * copy) per line; the bytes are the same.
+   *
+   * @param out the buffer, emptied and then holding the line
+   * @param record the record
+   * @param forcedThrough the newest revision known durable
+   * @throws IllegalArgumentException as {@link #encode(CommitRecord, long, int)}
+   */
+  public static void encodeInto(CanonicalWriter out, CommitRecord record, long forcedThrough) {
+    out.reset();
+    byte[] byJackson = writeFramed(out, record,
+        forcedThrough >= record.revision() - 1 ? -1 : Math.max(0, forcedThrough));
+    if (byJackson != null) {
+      out.reset();
+      out.raw(byJackson, 0, byJackson.length);
+    }
   }
 
   /**

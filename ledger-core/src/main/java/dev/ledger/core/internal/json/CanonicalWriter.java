@@ -70,6 +70,11 @@ public final class CanonicalWriter {
     return size;
   }
 
+  /** Empties this writer, keeping its array for the next document. */
+  public void reset() {
+    size = 0;
+  }
+
   /** Appends {@code ascii}, bytes written as they are (names, punctuation). */
   public void raw(byte[] ascii) {
     ensure(ascii.length);
@@ -212,6 +217,88 @@ public final class CanonicalWriter {
     } catch (CanonicalJson.Unsupported e) {
       return false;
     }
+  }
+
+  /**
+   * Appends {@code node} indented as Jackson's default pretty printer writes it for the
+   * library's mapper ({@link LedgerJson#pretty}, without its trailing newline): members in key
+   * order, each on its own line after the line separator and two spaces per enclosing object,
+   * {@code " : "} between name and value, {@code { }} for an empty object, an array on one
+   * line as {@code [ a, b ]} (or {@code [ ]}, an object inside it still broken into lines),
+   * strings and numbers as {@link #tree} writes them.
+   *
+   * @return false if the tree holds a node kind this writer does not handle, as {@link #tree}
+   * @throws IllegalArgumentException as {@link #tree}
+   */
+  public boolean prettyTree(JsonNode node) {
+    try {
+      writePretty(node, 0, 0);
+      return true;
+    } catch (CanonicalJson.Unsupported e) {
+      return false;
+    }
+  }
+
+  /** The pretty printer's line separator: the system's, as Jackson's default indenter. */
+  private static final byte[] LINE = com.fasterxml.jackson.core.util.DefaultIndenter.SYS_LF
+      .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] NAME_SEPARATOR = {' ', ':', ' '};
+
+  /** {@code indent}: the objects enclosing this node (arrays are written inline). */
+  private void writePretty(JsonNode node, int enclosing, int indent) {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        ObjectNode object = (ObjectNode) node;
+        int depth = depth(enclosing);
+        raw('{');
+        if (object.isEmpty()) {
+          raw(' ');
+          raw('}');
+          return;
+        }
+        boolean first = true;
+        Iterable<String> names = CanonicalJson.namesSorted(object) ? object::fieldNames
+            : Arrays.asList(CanonicalJson.sortedNames(object));
+        for (String name : names) {
+          if (!first) {
+            raw(',');
+          }
+          first = false;
+          newLine(indent + 1);
+          string(name);
+          raw(NAME_SEPARATOR);
+          writePretty(object.get(name), depth, indent + 1);
+        }
+        newLine(indent);
+        raw('}');
+      }
+      case ARRAY -> {
+        int depth = depth(enclosing);
+        raw('[');
+        raw(' ');
+        boolean first = true;
+        for (JsonNode item : node) {
+          if (!first) {
+            raw(',');
+            raw(' ');
+          }
+          first = false;
+          writePretty(item, depth, indent);
+        }
+        if (!first) {
+          raw(' ');
+        }
+        raw(']');
+      }
+      default -> write(node, enclosing);
+    }
+  }
+
+  private void newLine(int indent) {
+    raw(LINE);
+    ensure(2 * indent);
+    Arrays.fill(bytes, size, size + 2 * indent, (byte) ' ');
+    size += 2 * indent;
   }
 
   private void write(JsonNode node, int enclosing) {

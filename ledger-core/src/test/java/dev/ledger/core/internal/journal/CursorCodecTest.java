@@ -49,6 +49,30 @@ class CursorCodecTest {
   }
 
   @Test
+  void tokensOfEveryNumberOfDigitsHoldTheDecimalText() {
+    // The encoder writes digits itself: each length from 1 to 19 digits, its edges, and signs.
+    java.util.List<Long> values = new java.util.ArrayList<>(
+        java.util.List.of(0L, Long.MAX_VALUE, Long.MIN_VALUE, -1L, Long.MIN_VALUE + 1));
+    for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10 * 10; p *= 10) {
+      values.add(p - 1);
+      values.add(p);
+      values.add(p + 1);
+      values.add(-p);
+      if (p > Long.MAX_VALUE / 10) {
+        break;
+      }
+    }
+    for (long value : values) {
+      String token = CursorCodec.encode("r", value, value, value).token();
+      String json = new String(com.google.common.io.BaseEncoding.base64Url().omitPadding()
+          .decode(token), java.nio.charset.StandardCharsets.US_ASCII);
+      String digest = dev.ledger.core.internal.json.LedgerJson.sha256Hex("r").substring(0, 16);
+      assertThat(json).as("value %d", value).isEqualTo("{\"after\":" + value + ",\"offset\":"
+          + value + ",\"root\":\"" + digest + "\",\"segment\":" + value + ",\"v\":1}");
+    }
+  }
+
+  @Test
   void randomTokensAreRefusedWithTheTypedError(TestSeed seed) {
     Random random = seed.random();
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/. \u0000";

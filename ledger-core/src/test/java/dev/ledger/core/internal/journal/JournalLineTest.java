@@ -12,6 +12,7 @@ import dev.ledger.testing.base.SeedExtension;
 import dev.ledger.testing.base.TestSeed;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -107,6 +108,7 @@ class JournalLineTest {
   void aLineIsTheChecksumAndTheCanonicalJsonOfTheRecordTree(TestSeed seed) {
     Random random = seed.random();
     var f = JsonNodeFactory.instance;
+    var reused = new dev.ledger.core.internal.json.CanonicalWriter(16);
     for (int i = 0; i < 200; i++) {
       var previous = f.objectNode().put("n", random.nextInt(3)).put("body", "x".repeat(50));
       var state = f.objectNode().put("n", random.nextInt(3)).put("body", "x".repeat(50))
@@ -133,6 +135,10 @@ class JournalLineTest {
       byte[] line = JournalLine.encode(record);
       assertThat(new String(line, StandardCharsets.UTF_8)).as("%s case %s", seed, i)
           .isEqualTo(expected);
+      // Into a reused buffer (holding the last case's line, or the Jackson fallback's): the same.
+      JournalLine.encodeInto(reused, record, record.revision() - 1);
+      assertThat(Arrays.copyOf(reused.array(), reused.size())).as("%s case %s", seed, i)
+          .isEqualTo(line);
       // A size hint, too small, exact or too large, changes only the buffer, not the line.
       for (int hint : new int[] {1, 40, body.length, line.length, 3 * line.length, 1 << 20}) {
         assertThat(JournalLine.encodeSized(record, hint)).as("%s case %s hint %s", seed, i, hint)
@@ -153,7 +159,11 @@ class JournalLineTest {
         byte[] groupedBody = dev.ledger.core.internal.json.LedgerJson.canonical(grouped);
         java.util.zip.CRC32C groupedCrc = new java.util.zip.CRC32C();
         groupedCrc.update(groupedBody);
-        assertThat(new String(JournalLine.encode(record, forced, random.nextInt(2000)),
+        byte[] groupedLine = JournalLine.encode(record, forced, random.nextInt(2000));
+        JournalLine.encodeInto(reused, record, forced);
+        assertThat(Arrays.copyOf(reused.array(), reused.size()))
+            .as("%s case %s forced %s", seed, i, forced).isEqualTo(groupedLine);
+        assertThat(new String(groupedLine,
             StandardCharsets.UTF_8)).as("%s case %s forced %s", seed, i, forced)
             .isEqualTo("{\"crc32c\":\"" + java.util.HexFormat.of().toHexDigits(
                 (int) groupedCrc.getValue()) + "\",\"commit\":"

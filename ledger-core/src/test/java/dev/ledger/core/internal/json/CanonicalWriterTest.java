@@ -46,6 +46,47 @@ class CanonicalWriterTest {
   }
 
   @Test
+  void prettyTreesAreWrittenAsJacksonsPrettyPrinterWritesThem(TestSeed seed) throws Exception {
+    Random random = seed.random();
+    int written = 0;
+    for (int i = 0; i < 3000; i++) {
+      JsonNode tree = tree(random, 4, true);
+      CanonicalWriter out = new CanonicalWriter(16);
+      if (out.prettyTree(tree)) {
+        written++;
+        byte[] line = Arrays.copyOf(Arrays.copyOf(out.array(), out.size()), out.size() + 1);
+        line[out.size()] = '\n';
+        assertThat(new String(line, java.nio.charset.StandardCharsets.UTF_8))
+            .as("%s case %s: %s", seed, i, tree)
+            .isEqualTo(new String(LedgerJson.prettyByJackson(tree),
+                java.nio.charset.StandardCharsets.UTF_8));
+      }
+      assertThat(LedgerJson.pretty(tree)).as("%s case %s: %s", seed, i, tree)
+          .isEqualTo(LedgerJson.prettyByJackson(tree));
+    }
+    assertThat(written).as("%s: most random trees are written", seed).isGreaterThan(1000);
+  }
+
+  @Test
+  void prettyEdgesAreWrittenAsJacksonsPrettyPrinterWritesThem() throws Exception {
+    ObjectNode root = F.objectNode();
+    root.put("z", 1);
+    root.putObject("empty");
+    root.putArray("none");
+    ArrayNode items = root.putArray("items");
+    items.addObject().put("b", true).put("a", "x");
+    items.addArray().add(1).addArray();
+    items.addObject();
+    root.putObject("inner").putObject("deeper").putArray("list").addObject().putNull("n");
+    for (JsonNode tree : java.util.List.of(root, F.objectNode(), F.arrayNode(), items,
+        F.textNode("t"), F.numberNode(3L))) {
+      assertThat(new String(LedgerJson.pretty(tree), java.nio.charset.StandardCharsets.UTF_8))
+          .as("%s", tree).isEqualTo(new String(LedgerJson.prettyByJackson(tree),
+              java.nio.charset.StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
   void longAndMixedStringsAreWrittenAsJacksonWritesThem(TestSeed seed) throws Exception {
     Random random = seed.random();
     for (int i = 0; i < 400; i++) {
