@@ -372,13 +372,21 @@ final class FileLedger implements LedgerBackend, PatchLog {
           request, options.clock().instant());
       // A whole-state record is about the state's size: the line's buffer holds that much.
       CanonicalWriter out = lineBuffer(record.state() != null ? request.stateBytes() : 0);
-      JournalLine.encodeInto(out, record, forcedThrough(t));
-      if (out.size() > maxWriteLine) {
-        throw new LimitExceededException(root, "commit record", maxWriteLine, out.size());
+      long offset;
+      try {
+        JournalLine.encodeInto(out, record, forcedThrough(t));
+        if (out.size() > maxWriteLine) {
+          throw new LimitExceededException(root, "commit record", maxWriteLine, out.size());
+        }
+        held.verify();
+        // The buffer is read to its end here, before any caller's code (a listener) runs.
+        offset = append(t, out.array(), out.size(), record.revision());
+      } finally {
+        if (out.array().length > KEPT_LINE_BUFFER) {
+          // A line longer than its hint (large events) grew the kept buffer: not kept.
+          LINE_BUFFER.remove();
+        }
       }
-      held.verify();
-      // The buffer is read to its end here, before any caller's code (a listener) runs.
-      long offset = append(t, out.array(), out.size(), record.revision());
       t.revision = record.revision();
       t.nextSequence = record.nextSequence();
       t.hold(request.state());
@@ -411,8 +419,9 @@ final class FileLedger implements LedgerBackend, PatchLog {
    * patch takes {@code changeBytes}: a commit writes its line there and appends it from there,
    * instead of a new array per line (grown while written, then copied to its length). Kept
    * per thread, not per ledger (a store may hold many ledgers), and only up to
-   * {@link #KEPT_LINE_BUFFER} bytes; used only between encoding a line and appending it, which
-   * runs no caller code.
+   * {@link #KEPT_LINE_BUFFER} bytes (one that grew past it while a line was written is dropped
+   * after the append); used only between encoding a line and appending it, which runs no
+   * caller code.
    */
   private static CanonicalWriter lineBuffer(int changeBytes) {
     int wanted = (int) Math.min(1024L + Math.max(0, changeBytes), 1 << 30);
@@ -426,8 +435,14 @@ final class FileLedger implements LedgerBackend, PatchLog {
     return out;
   }
 
+  /** The bytes of the line buffer the calling thread keeps, 0 if none (for tests). */
+  static int keptLineBufferBytes() {
+    CanonicalWriter out = LINE_BUFFER.get();
+    return out == null ? 0 : out.array().length;
+  }
+
   /** The largest line buffer a thread keeps (see {@link #lineBuffer}). */
-  private static final int KEPT_LINE_BUFFER = 64 * 1024;
+  static final int KEPT_LINE_BUFFER = 64 * 1024;
   private static final ThreadLocal<CanonicalWriter> LINE_BUFFER = new ThreadLocal<>();
 
   /** Tells the store's listeners and this process's followers of a durable commit. */
