@@ -144,6 +144,17 @@ class ForceGroupWakeTest {
     return found;
   }
 
+  /** {@code group.await(ticket)} on another thread; an I/O error fails the future. */
+  private static CompletableFuture<Void> awaiting(ForceGroup group, long ticket) {
+    return CompletableFuture.runAsync(() -> {
+      try {
+        group.await(ticket);
+      } catch (IOException e) {
+        throw new AssertionError(e);
+      }
+    });
+  }
+
   private static void awaitParked(Thread t) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
     while (t.getState() != Thread.State.WAITING) {
@@ -187,13 +198,7 @@ class ForceGroupWakeTest {
     ForceGroup group = new ForceGroup(true, counted::incrementAndGet);
     group.reset(0);
     long one = group.written(1, channel, null);
-    CompletableFuture<Void> leader = CompletableFuture.runAsync(() -> {
-      try {
-        group.await(one);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    });
+    CompletableFuture<Void> leader = awaiting(group, one);
     assertThat(channel.entered.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
     long two = group.written(2, channel, null);
     Thread[] waiter = new Thread[1];
@@ -246,13 +251,7 @@ class ForceGroupWakeTest {
     ForceGroup group = new ForceGroup(true, () -> { });
     group.reset(0);
     long one = group.written(1, channel, null);
-    CompletableFuture<Void> leader = CompletableFuture.runAsync(() -> {
-      try {
-        group.await(one);
-      } catch (IOException e) {
-        throw new AssertionError(e);
-      }
-    });
+    CompletableFuture<Void> leader = awaiting(group, one);
     assertThat(channel.entered.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
     group.written(2, channel, null);
     // A caller whose attempt failed: woken once, it returns its error and never waits for a
